@@ -1,0 +1,176 @@
+"""Reducers as explicit monoids over a stored form.
+
+A reducer `(a, b) -> c` tells how one update combines with a value. The kernel
+needs a little more: an identity (`empty`), and a batch form (`combine_all`)
+that folds a whole superstep's updates at once, so that known reducers can use
+persistent structures (an append to a pvector is O(log n) and shares the rest).
+
+Every monoid works on a *stored* form, which may differ from what users see
+(a pvector instead of a list). `lift` turns a user value into the stored form,
+`thaw` turns it back, and the laws tie them together:
+
+    thaw(combine_all(lift(a), [b]))              == reducer(a, b)
+    combine_all(combine_all(s, xs), ys)          == combine_all(s, [*xs, *ys])
+    combine_all(s, [])                           == s
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+from pyrsistent import PVector, pvector
+
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.frozen import FrozenList, freeze, thaw
+
+__all__ = ["Monoid", "append_monoid", "fold_monoid", "monoid_for"]
+
+
+def _identity(x: Any) -> Any:
+    return x
+
+
+@attrs.frozen(slots=True)
+class Monoid:
+    """A reducer with an identity and a batch fold, over a stored form.
+
+    - `empty()`: the identity, in stored form, or MISSING when the type has none.
+    - `combine_all(stored, updates)`: fold raw updates (as nodes return them) in order.
+    - `lift(value)`: a user value into stored form (used for Overwrite and laws).
+    - `thaw(stored)`: the stored form back into the value callers see.
+    - `reducer`: the user-facing binary function this monoid implements.
+    """
+
+    name: str
+    reducer: Callable[[Any, Any], Any]
+    empty: Callable[[], Any]
+    combine_all: Callable[[Any, Sequence[Any]], Any]
+    lift: Callable[[Any], Any] = _identity
+    thaw: Callable[[Any], Any] = thaw
+
+    def combine(self, stored: Any, update: Any) -> Any:
+        return self.combine_all(stored, (update,))
+
+
+def fold_monoid(reducer: Callable[[Any, Any], Any], typ: Any) -> Monoid:
+    """Lift a plain binary reducer to a monoid: the batch form is a left fold.
+
+    The identity is `typ()` when the type can be built with no arguments
+    (`[]`, `0`, `""`), as in LangGraph; otherwise the channel starts empty and
+    the first update is taken as the value.
+    """
+
+    def empty() -> Any:
+        base = _constructible(typ)
+        if base is None:
+            return MISSING
+        try:
+            return freeze(base())
+        except Exception:
+            return MISSING
+
+    def combine_all(stored: Any, updates: Sequence[Any]) -> Any:
+        acc = stored
+        for update in updates:
+            if acc is MISSING:
+                acc = freeze(update)
+            else:
+                acc = freeze(reducer(thaw(acc), thaw(update)))
+        return acc
+
+    return Monoid(
+        name=getattr(reducer, "__name__", repr(reducer)),
+        reducer=reducer,
+        empty=empty,
+        combine_all=combine_all,
+        lift=freeze,
+    )
+
+
+def _append_all(stored: Any, updates: Sequence[Any]) -> PVector:
+    acc = pvector() if stored is MISSING else stored
+    for update in updates:
+        if isinstance(update, FrozenList):
+            update = list(update._items)
+        if not isinstance(update, list | PVector):
+            raise TypeError(
+                f'can only concatenate list (not "{type(update).__name__}") to list: '
+                "a channel reduced with operator.add takes a list per update, "
+                "e.g. `return {\"key\": [item]}`"
+            )
+        acc = acc.extend(freeze(x) for x in update)
+    return acc
+
+
+append_monoid = Monoid(
+    name="add",
+    reducer=operator.add,
+    empty=pvector,
+    combine_all=_append_all,
+    lift=lambda value: pvector(freeze(x) for x in value),
+)
+"""`operator.add` on a list channel: appends into a shared persistent vector."""
+
+
+_SEQUENCE_ORIGINS: tuple[Any, ...] = (list, Sequence)
+
+
+def _constructible(typ: Any) -> Callable[[], Any] | None:
+    """The zero-argument constructor for a channel type, mapping abstract types to concrete."""
+    import collections.abc as cabc
+    import typing
+
+    origin = typing.get_origin(typ) or typ
+    if origin is typing.Annotated:
+        return _constructible(typing.get_args(typ)[0])
+    concrete = {
+        cabc.Sequence: list,
+        cabc.MutableSequence: list,
+        cabc.Set: set,
+        cabc.MutableSet: set,
+        cabc.Mapping: dict,
+        cabc.MutableMapping: dict,
+    }.get(origin, origin)
+    if isinstance(concrete, type):
+        return concrete
+    return None
+
+
+def _is_list_type(typ: Any) -> bool:
+    import collections.abc as cabc
+    import typing
+
+    origin = typing.get_origin(typ) or typ
+    if origin is typing.Annotated:
+        return _is_list_type(typing.get_args(typ)[0])
+    return origin in (list, cabc.Sequence, cabc.MutableSequence)
+
+
+@functools.lru_cache(maxsize=None)
+def _known_monoids() -> dict[Any, Callable[[Any], Monoid | None]]:
+    from foldgraph._kernel.message_log import messages_monoid_for
+
+    return {
+        operator.add: lambda typ: append_monoid if _is_list_type(typ) else None,
+        operator.concat: lambda typ: append_monoid if _is_list_type(typ) else None,
+        **messages_monoid_for(),
+    }
+
+
+def monoid_for(reducer: Callable[[Any, Any], Any], typ: Any) -> Monoid:
+    """The fastest correct monoid for `reducer` on a channel of type `typ`."""
+    if isinstance(reducer, Monoid):
+        return reducer
+    try:
+        special = _known_monoids().get(reducer)
+    except TypeError:  # unhashable reducer
+        special = None
+    if special is not None:
+        found = special(typ)
+        if found is not None:
+            return found
+    return fold_monoid(reducer, typ)

@@ -1,0 +1,33 @@
+"""Reserved names shared by the builder, the kernel and the runner."""
+
+from __future__ import annotations
+
+import sys
+from typing import Final
+
+START: Final[str] = sys.intern("__start__")
+"""The virtual node that receives the graph's input."""
+END: Final[str] = sys.intern("__end__")
+"""The virtual node that ends a run."""
+
+TAG_NOSTREAM: Final[str] = "nostream"
+TAG_HIDDEN: Final[str] = "langsmith:hidden"
+
+# Characters that separate namespaces in checkpoint_ns strings; forbidden in node names.
+NS_SEP: Final[str] = "|"
+NS_END: Final[str] = ":"
+
+# Internal channel names (kept equal to LangGraph's, as they show up in checkpoints).
+TASKS: Final[str] = "__pregel_tasks"
+INTERRUPT: Final[str] = "__interrupt__"
+RESUME: Final[str] = "__resume__"
+ERROR: Final[str] = "__error__"
+NO_WRITES: Final[str] = "__no_writes__"
+PUSH: Final[str] = "__pregel_push"
+PULL: Final[str] = "__pregel_pull"
+ROOT: Final[str] = "__root__"
+SELF: Final[str] = "__self__"
+
+CONF: Final[str] = "configurable"
+
+__all__ = ["END", "START", "TAG_HIDDEN", "TAG_NOSTREAM"]
