@@ -177,9 +177,9 @@ class RetryPolicy(NamedTuple):
     max_interval: float = 128.0
     max_attempts: int = 3
     jitter: bool = True
-    retry_on: (
-        type[Exception] | Sequence[type[Exception]] | Callable[[Exception], bool]
-    ) = default_retry_on
+    retry_on: type[Exception] | Sequence[type[Exception]] | Callable[[Exception], bool] = (
+        default_retry_on
+    )
 
 
 def default_cache_key(*args: Any, **kwargs: Any) -> str | bytes:
@@ -248,7 +248,7 @@ class GraphOutput:
     interrupts: tuple[Interrupt, ...] = ()
 
 
-class ToolOutputMixin:  # noqa: B903 - marker kept for langchain-core tool outputs
+class ToolOutputMixin:
     pass
 
 

@@ -20,7 +20,7 @@ __all__ = ["FrozenDict", "FrozenList", "freeze", "thaw", "view"]
 
 _MUTATION_HINT = (
     "State handed to a node is immutable: return an update instead of changing it "
-    "in place, e.g. `return {{\"{key}\": new_value}}`."
+    'in place, e.g. `return {{"{key}": new_value}}`.'
 )
 
 

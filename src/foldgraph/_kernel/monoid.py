@@ -100,7 +100,7 @@ def _append_all(stored: Any, updates: Sequence[Any]) -> PVector:
             raise TypeError(
                 f'can only concatenate list (not "{type(update).__name__}") to list: '
                 "a channel reduced with operator.add takes a list per update, "
-                "e.g. `return {\"key\": [item]}`"
+                'e.g. `return {"key": [item]}`'
             )
         acc = acc.extend(freeze(x) for x in update)
     return acc
@@ -150,7 +150,7 @@ def _is_list_type(typ: Any) -> bool:
     return origin in (list, cabc.Sequence, cabc.MutableSequence)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _known_monoids() -> dict[Any, Callable[[Any], Monoid | None]]:
     from foldgraph._kernel.message_log import messages_monoid_for
 

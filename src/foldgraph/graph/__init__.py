@@ -6,7 +6,15 @@ from typing import Any
 
 from foldgraph.constants import END, START
 
-__all__ = ["END", "START", "CompiledStateGraph", "MessageGraph", "MessagesState", "StateGraph", "add_messages"]
+__all__ = [
+    "END",
+    "START",
+    "CompiledStateGraph",
+    "MessageGraph",
+    "MessagesState",
+    "StateGraph",
+    "add_messages",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,0 +1,357 @@
+"""Channels: pure descriptions of how a superstep's writes combine into a value.
+
+A channel holds no value. Its value lives in a `Snapshot` in *stored form*
+(MISSING when empty), and every operation is a pure function from the old
+stored value to `(new_stored, changed)`. `changed` decides whether the
+channel's version is bumped, which is what triggers nodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import attrs
+from pyrsistent import PVector, pvector
+
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.frozen import freeze, thaw, view
+from foldgraph._kernel.monoid import Monoid, monoid_for
+from foldgraph.errors import (
+    EmptyChannelError,
+    ErrorCode,
+    InvalidUpdateError,
+    create_error_message,
+)
+
+__all__ = [
+    "AnyValue",
+    "BaseChannel",
+    "BinaryOperatorAggregate",
+    "EphemeralValue",
+    "LastValue",
+    "LastValueAfterFinish",
+    "NamedBarrierValue",
+    "NamedBarrierValueAfterFinish",
+    "Topic",
+    "UntrackedValue",
+]
+
+Result = tuple[Any, bool]
+
+
+@attrs.frozen(slots=True)
+class BaseChannel:
+    """Common behaviour: the value is read as a frozen view and returned thawed."""
+
+    typ: Any = Any
+    key: str = attrs.field(default="", kw_only=True)
+
+    checkpointed: ClassVar[bool] = True
+
+    def initial(self) -> Any:
+        return MISSING
+
+    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+        raise NotImplementedError
+
+    def consume(self, stored: Any) -> Result:
+        return stored, False
+
+    def finish(self, stored: Any) -> Result:
+        return stored, False
+
+    def is_available(self, stored: Any) -> bool:
+        return stored is not MISSING
+
+    def read(self, stored: Any) -> Any:
+        """The value as a node sees it: read-only, cheap to build."""
+        if stored is MISSING:
+            raise EmptyChannelError(self.key)
+        return view(stored, self.key)
+
+    def output(self, stored: Any) -> Any:
+        """The value as a caller sees it: plain lists and dicts."""
+        if stored is MISSING:
+            raise EmptyChannelError(self.key)
+        return thaw(stored)
+
+    def from_value(self, value: Any) -> Any:
+        """The stored form of a plain value (used to seed state and in benchmarks)."""
+        return freeze(value)
+
+    def named(self, key: str) -> BaseChannel:
+        return attrs.evolve(self, key=key)
+
+
+def _single(channel: BaseChannel, updates: Sequence[Any], message: str) -> Any:
+    if len(updates) != 1:
+        raise InvalidUpdateError(
+            create_error_message(
+                message=f"At key '{channel.key}': {message}",
+                error_code=ErrorCode.INVALID_CONCURRENT_GRAPH_UPDATE,
+            )
+        )
+    return updates[0]
+
+
+@attrs.frozen(slots=True)
+class LastValue(BaseChannel):
+    """Keeps the last value written; at most one write per superstep."""
+
+    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+        if not updates:
+            return stored, False
+        value = _single(
+            self,
+            updates,
+            "Can receive only one value per step. Use an Annotated key to handle multiple values.",
+        )
+        return freeze(value), True
+
+
+@attrs.frozen(slots=True)
+class LastValueAfterFinish(BaseChannel):
+    """Like LastValue, but only readable once the run is about to finish (deferred nodes)."""
+
+    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+        if not updates:
+            return stored, False
+        return (freeze(updates[-1]), False), True
+
+    def is_available(self, stored: Any) -> bool:
+        return stored is not MISSING and stored[1]
+
+    def finish(self, stored: Any) -> Result:
+        if stored is MISSING or stored[1]:
+            return stored, False
+        return (stored[0], True), True
+
+    def consume(self, stored: Any) -> Result:
+        if stored is not MISSING and stored[1]:
+            return MISSING, True
+        return stored, False
+
+    def read(self, stored: Any) -> Any:
+        if not self.is_available(stored):
+            raise EmptyChannelError(self.key)
+        return view(stored[0])
+
+    def output(self, stored: Any) -> Any:
+        if not self.is_available(stored):
+            raise EmptyChannelError(self.key)
+        return thaw(stored[0])
+
+
+@attrs.frozen(slots=True)
+class AnyValue(BaseChannel):
+    """Keeps the last value; several writes in a step are assumed equal."""
+
+    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+        if not updates:
+            return MISSING, stored is not MISSING
+        return freeze(updates[-1]), True
+
+
+@attrs.frozen(slots=True)
+class EphemeralValue(BaseChannel):
+    """A value that lives for one superstep: a step with no writes clears it."""
+
+    guard: bool = True
+
+    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+        if not updates:
+            return MISSING, stored is not MISSING
+        if self.guard and len(updates) != 1:
+            raise InvalidUpdateError(
+                f"At key '{self.key}': EphemeralValue(guard=True) can receive only one value "
+                "per step. Use guard=False if you want to store any one of multiple values."
+            )
+        return freeze(updates[-1]), True
+
+
+@attrs.frozen(slots=True)
+class UntrackedValue(BaseChannel):
+    """Keeps the last value but is never written to a checkpoint."""
+
+    guard: bool = True
+    checkpointed: ClassVar[bool] = False
+
+    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+        if not updates:
+            return stored, False
+        if self.guard and len(updates) != 1:
+            raise InvalidUpdateError(
+                f"At key '{self.key}': UntrackedValue(guard=True) can receive only one value "
+                "per step. Use guard=False if you want to store any of them."
+            )
+        return freeze(updates[-1]), True
+
+
+def _flatten(updates: Sequence[Any]) -> list[Any]:
+    flat: list[Any] = []
+    for update in updates:
+        if isinstance(update, list | tuple | PVector):
+            flat.extend(update)
+        else:
+            flat.append(update)
+    return flat
+
+
+@attrs.frozen(slots=True)
+class Topic(BaseChannel):
+    """A pub/sub list: every write is appended (lists are flattened).
+
+    Without `accumulate` the list is cleared at the start of every superstep.
+    """
+
+    accumulate: bool = False
+
+    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+        base = stored if (self.accumulate and stored is not MISSING) else pvector()
+        flat = _flatten(updates)
+        if not flat:
+            if self.accumulate or stored is MISSING:
+                return stored, False
+            return MISSING, True
+        return base.extend(freeze(x) for x in flat), True
+
+
+def _is_overwrite(update: Any) -> tuple[bool, Any]:
+    from foldgraph.types import Overwrite
+
+    if isinstance(update, Overwrite):
+        return True, update.value
+    if isinstance(update, dict) and len(update) in (1, 2):
+        if len(update) == 1 and "__overwrite__" in update:
+            return True, update["__overwrite__"]
+        if update.get("type") == "__overwrite__" and "value" in update:
+            return True, update["value"]
+    return False, None
+
+
+@attrs.frozen(slots=True, init=False)
+class BinaryOperatorAggregate(BaseChannel):
+    """Folds every write into the value with a reducer, as an explicit monoid."""
+
+    operator: Callable[[Any, Any], Any] = attrs.field(default=None, eq=False)
+    monoid: Monoid = attrs.field(default=None, eq=False, repr=False)
+
+    def __init__(self, typ: Any, operator: Callable[[Any, Any], Any], key: str = "") -> None:
+        self.__attrs_init__(typ=typ, key=key, operator=operator, monoid=monoid_for(operator, typ))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BinaryOperatorAggregate):
+            return NotImplemented
+        if self.operator is other.operator:
+            return True
+        # Lambdas cannot be compared meaningfully; treat any two as the same reducer.
+        return (
+            getattr(self.operator, "__name__", None) == "<lambda>"
+            and getattr(other.operator, "__name__", None) == "<lambda>"
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.key))
+
+    def initial(self) -> Any:
+        return self.monoid.empty()
+
+    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+        if not updates:
+            return stored, False
+        overwritten = [i for i, u in enumerate(updates) if _is_overwrite(u)[0]]
+        if overwritten:
+            if len(overwritten) > 1:
+                raise InvalidUpdateError(
+                    f"At key '{self.key}': can receive only one Overwrite value per super-step."
+                )
+            i = overwritten[0]
+            stored = self.monoid.lift(_is_overwrite(updates[i])[1])
+            updates = updates[i + 1 :]
+        if stored is MISSING and updates:
+            stored, updates = self.monoid.lift(updates[0]), updates[1:]
+        return self.monoid.combine_all(stored, updates), True
+
+    def read(self, stored: Any) -> Any:
+        if stored is MISSING:
+            raise EmptyChannelError(self.key)
+        as_view = getattr(stored, "view", None)
+        return as_view() if callable(as_view) else view(stored, self.key)
+
+    def output(self, stored: Any) -> Any:
+        if stored is MISSING:
+            raise EmptyChannelError(self.key)
+        return self.monoid.thaw(stored)
+
+    def from_value(self, value: Any) -> Any:
+        return self.monoid.lift(value)
+
+
+@attrs.frozen(slots=True)
+class NamedBarrierValue(BaseChannel):
+    """Available once every name in `names` has written (joins `add_edge([a, b], c)`)."""
+
+    names: frozenset[str] = frozenset()
+
+    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+        seen = frozenset() if stored is MISSING else stored
+        for name in updates:
+            if name not in self.names:
+                raise InvalidUpdateError(
+                    f"At key '{self.key}': Value {name!r} not in {sorted(self.names)}"
+                )
+        new = seen | frozenset(updates)
+        return (new, True) if new != seen else (stored, False)
+
+    def is_available(self, stored: Any) -> bool:
+        return stored is not MISSING and stored == self.names
+
+    def consume(self, stored: Any) -> Result:
+        if stored is not MISSING and stored == self.names:
+            return MISSING, True
+        return stored, False
+
+    def read(self, stored: Any) -> Any:
+        if not self.is_available(stored):
+            raise EmptyChannelError(self.key)
+        return None
+
+    output = read
+
+
+@attrs.frozen(slots=True)
+class NamedBarrierValueAfterFinish(BaseChannel):
+    """A join for deferred nodes: available once all names wrote and the run is finishing."""
+
+    names: frozenset[str] = frozenset()
+
+    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+        seen, finished = (frozenset(), False) if stored is MISSING else stored
+        for name in updates:
+            if name not in self.names:
+                raise InvalidUpdateError(
+                    f"At key '{self.key}': Value {name!r} not in {sorted(self.names)}"
+                )
+        new = seen | frozenset(updates)
+        return ((new, finished), True) if new != seen else (stored, False)
+
+    def is_available(self, stored: Any) -> bool:
+        return stored is not MISSING and stored[1] and stored[0] == self.names
+
+    def finish(self, stored: Any) -> Result:
+        if stored is not MISSING and not stored[1] and stored[0] == self.names:
+            return (stored[0], True), True
+        return stored, False
+
+    def consume(self, stored: Any) -> Result:
+        if self.is_available(stored):
+            return MISSING, True
+        return stored, False
+
+    def read(self, stored: Any) -> Any:
+        if not self.is_available(stored):
+            raise EmptyChannelError(self.key)
+        return None
+
+    output = read

@@ -1,0 +1,267 @@
+"""`plan` and `apply`: one superstep of the Pregel loop as two pure functions.
+
+A run is `apply(plan(s), writes(plan(s)))` folded until `plan` returns no task:
+
+    snapshot = seed(graph, input_writes)
+    while tasks := plan(graph, snapshot, stop):
+        snapshot = apply(graph, snapshot, [(t, run(t)) for t in tasks])
+
+Neither function reads a clock, starts a thread or mutates its arguments.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+from pyrsistent import pmap, pvector
+
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.frozen import FrozenDict
+from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
+from foldgraph.constants import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
+
+__all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
+
+_SPECIAL = frozenset({INTERRUPT, RESUME, NO_WRITES, "__error__", "__return__"})
+Writes = Sequence[tuple[str, Any]]
+
+
+def task_id(snapshot_id: str, step: int, path: tuple[Any, ...]) -> str:
+    """A deterministic UUID-shaped id: same snapshot, step and path give the same id."""
+    digest = hashlib.blake2b(f"{snapshot_id}|{step}|{path!r}".encode(), digest_size=16).hexdigest()
+    return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
+
+
+def task_path_key(path: tuple[Any, ...]) -> str:
+    """Sort key for paths: pull tasks before push tasks, pushes by index."""
+    return "~".join(f"{p:010d}" if isinstance(p, int) else str(p) for p in path)
+
+
+def read_state(
+    graph: GraphSpec,
+    snapshot: Snapshot,
+    keys: Iterable[str],
+    managed: Iterable[tuple[str, str]] = (),
+    stop: int = 0,
+) -> FrozenDict:
+    """The read-only view of `keys` that a node receives (empty channels are left out)."""
+    values = snapshot.values
+    channels = graph.channels
+    out: dict[str, Any] = {}
+    for key in keys:
+        stored = values.get(key, MISSING)
+        if stored is not MISSING:
+            out[key] = channels[key].read(stored)
+    step = snapshot.step + 1
+    for key, kind in managed:
+        out[key] = stop - step if kind == "remaining_steps" else step >= stop - 1
+    return FrozenDict(out)
+
+
+def plan(graph: GraphSpec, snapshot: Snapshot, stop: int = 0) -> tuple[Task, ...]:
+    """The tasks of the next superstep, in a fixed order: Sends first, then woken nodes by name."""
+    step = snapshot.step + 1
+    tasks: list[Task] = []
+    sends = snapshot.values.get(TASKS, MISSING)
+    if sends is not MISSING:
+        for index, send in enumerate(sends):
+            path = (PUSH, index)
+            tasks.append(
+                Task(
+                    id=task_id(snapshot.id, step, path),
+                    name=send.node,
+                    path=path,
+                    triggers=(PUSH,),
+                    input=send.arg,
+                )
+            )
+    if snapshot.updated:
+        candidates: Iterable[str] = sorted(
+            {n for c in snapshot.updated for n in graph.trigger_to_nodes.get(c, ())}
+        )
+    else:
+        candidates = sorted(graph.nodes)
+    values, versions = snapshot.values, snapshot.versions
+    for name in candidates:
+        node = graph.nodes[name]
+        seen = snapshot.seen.get(name, pmap())
+        woken = tuple(
+            c
+            for c in node.triggers
+            if versions.get(c, 0) > seen.get(c, 0)
+            and graph.channels[c].is_available(values.get(c, MISSING))
+        )
+        if not woken:
+            continue
+        path = (PULL, name)
+        tasks.append(
+            Task(
+                id=task_id(snapshot.id, step, path),
+                name=name,
+                path=path,
+                triggers=woken,
+                input=read_state(graph, snapshot, node.reads, node.managed, stop),
+            )
+        )
+    return tuple(tasks)
+
+
+def apply(
+    graph: GraphSpec,
+    snapshot: Snapshot,
+    task_writes: Sequence[tuple[Task, Writes]],
+) -> Snapshot:
+    """Fold one superstep's writes into a new snapshot; the input snapshot is untouched.
+
+    Writes are grouped per channel in task-path order (never completion order),
+    each channel folds its batch at once, and every changed channel gets the
+    same new version. Channels not written are told a step passed (ephemeral
+    values clear), and if nothing is left to wake, channels are told the run is
+    finishing (deferred nodes become runnable).
+    """
+    channels = graph.channels
+    ordered = sorted(task_writes, key=lambda tw: task_path_key(tw[0].path))
+    next_version = snapshot.max_version + 1
+    values = snapshot.values.evolver()
+    versions = snapshot.versions.evolver()
+
+    seen = snapshot.seen
+    if ordered:
+        seen_ev = seen.evolver()
+        for task, _ in ordered:
+            if task.is_push or not task.triggers:
+                continue
+            node_seen = (seen_ev[task.name] if task.name in seen_ev else pmap()).evolver()
+            for chan in task.triggers:
+                if chan in snapshot.versions:
+                    node_seen[chan] = snapshot.versions[chan]
+            seen_ev[task.name] = node_seen.persistent()
+        seen = seen_ev.persistent()
+
+        consumed = {c for task, _ in ordered for c in task.triggers if c in channels}
+        for chan in sorted(consumed):
+            new, changed = channels[chan].consume(_get(values, chan))
+            if changed:
+                _store(values, chan, new)
+                versions[chan] = next_version
+
+    batches: dict[str, list[Any]] = {}
+    for _, writes in ordered:
+        for chan, value in writes:
+            if chan in _SPECIAL:
+                continue
+            if chan in channels:
+                batches.setdefault(chan, []).append(value)
+
+    updated: set[str] = set()
+    for chan, batch in batches.items():
+        new, changed = channels[chan].update(_get(values, chan), batch)
+        if changed:
+            _store(values, chan, new)
+            versions[chan] = next_version
+            if channels[chan].is_available(new):
+                updated.add(chan)
+
+    if ordered:
+        for chan, channel in channels.items():
+            if chan in batches:
+                continue
+            old = _get(values, chan)
+            if old is MISSING:
+                continue
+            new, changed = channel.update(old, ())
+            if changed:
+                _store(values, chan, new)
+                versions[chan] = next_version
+                if channel.is_available(new):
+                    updated.add(chan)
+
+        if not any(c in graph.trigger_to_nodes or c == TASKS for c in updated):
+            for chan, channel in channels.items():
+                new, changed = channel.finish(_get(values, chan))
+                if changed:
+                    _store(values, chan, new)
+                    versions[chan] = next_version
+                    if channel.is_available(new):
+                        updated.add(chan)
+
+    return attrs.evolve(
+        snapshot,
+        values=values.persistent(),
+        versions=versions.persistent(),
+        seen=seen,
+        step=snapshot.step + 1,
+        updated=frozenset(updated),
+        pending=pvector(),
+    )
+
+
+def _get(values: Any, chan: str) -> Any:
+    try:
+        return values[chan]
+    except KeyError:
+        return MISSING
+
+
+def _store(values: Any, chan: str, new: Any) -> None:
+    if new is MISSING:
+        if chan in values:
+            del values[chan]
+    else:
+        values[chan] = new
+
+
+def read_fresh(
+    graph: GraphSpec,
+    snapshot: Snapshot,
+    writes: Writes,
+    keys: Iterable[str],
+    managed: Iterable[tuple[str, str]] = (),
+    stop: int = 0,
+) -> FrozenDict:
+    """The state a task's conditional edges see: the snapshot plus that task's own writes."""
+    batches: dict[str, list[Any]] = {}
+    for chan, value in writes:
+        if chan in graph.channels and chan not in _SPECIAL:
+            batches.setdefault(chan, []).append(value)
+    if not batches:
+        return read_state(graph, snapshot, keys, managed, stop)
+    values = snapshot.values.evolver()
+    for chan, batch in batches.items():
+        new, changed = graph.channels[chan].update(_get(values, chan), batch)
+        if changed:
+            _store(values, chan, new)
+    local = attrs.evolve(snapshot, values=values.persistent())
+    return read_state(graph, local, keys, managed, stop)
+
+
+def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> Snapshot:
+    """Fold writes that come from outside a superstep (a Command given as input).
+
+    Nothing is consumed and no step passes, so ephemeral values are not
+    cleared and the step number does not move.
+    """
+    batches: dict[str, list[Any]] = {}
+    for chan, value in writes:
+        if chan in graph.channels and chan not in _SPECIAL:
+            batches.setdefault(chan, []).append(value)
+    next_version = snapshot.max_version + 1
+    values = snapshot.values.evolver()
+    versions = snapshot.versions.evolver()
+    updated = set(snapshot.updated)
+    for chan, batch in batches.items():
+        new, changed = graph.channels[chan].update(_get(values, chan), batch)
+        if changed:
+            _store(values, chan, new)
+            versions[chan] = next_version
+            if graph.channels[chan].is_available(new):
+                updated.add(chan)
+    return attrs.evolve(
+        snapshot,
+        values=values.persistent(),
+        versions=versions.persistent(),
+        updated=frozenset(updated),
+    )

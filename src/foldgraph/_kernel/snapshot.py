@@ -1,0 +1,99 @@
+"""The versioned state of a thread at one superstep, and the graph shape the kernel needs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+from pyrsistent import PMap, PVector, pmap, pvector
+
+from foldgraph._kernel.channels import BaseChannel
+
+__all__ = ["GraphSpec", "NodeSpec", "PendingWrite", "Snapshot", "Task"]
+
+
+@attrs.frozen(slots=True)
+class PendingWrite:
+    """A write of a task whose superstep has not committed (finished, failed or interrupted)."""
+
+    task_id: str
+    channel: str
+    value: Any
+
+
+@attrs.frozen(slots=True)
+class Snapshot:
+    """One immutable point in a thread's history.
+
+    `values` maps channel -> stored value (an absent key is an empty channel);
+    `versions` maps channel -> the version it was last changed at; `seen`
+    maps node -> the versions of its triggers it has consumed. Consecutive
+    snapshots share every unchanged part of these maps.
+    """
+
+    values: PMap = pmap()
+    versions: PMap = pmap()
+    seen: PMap = pmap()
+    step: int = -1
+    updated: frozenset[str] = frozenset()
+    pending: PVector = pvector()
+    id: str = ""
+    parent_id: str | None = None
+    metadata: Mapping[str, Any] = attrs.field(factory=dict)
+    created_at: str = ""
+
+    @property
+    def max_version(self) -> int:
+        return max(self.versions.values(), default=0)
+
+
+@attrs.frozen(slots=True)
+class NodeSpec:
+    """What the kernel knows of a node: what wakes it and what it reads."""
+
+    name: str
+    triggers: tuple[str, ...]
+    reads: tuple[str, ...]
+    managed: tuple[tuple[str, str], ...] = ()
+    single_read: bool = False
+
+
+@attrs.frozen(slots=True)
+class GraphSpec:
+    """The pure shape of a compiled graph: channels and nodes, nothing callable."""
+
+    channels: Mapping[str, BaseChannel]
+    nodes: Mapping[str, NodeSpec]
+    trigger_to_nodes: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+
+    @classmethod
+    def build(cls, channels: Mapping[str, BaseChannel], nodes: Mapping[str, NodeSpec]) -> GraphSpec:
+        index: dict[str, list[str]] = {}
+        for node in nodes.values():
+            for trigger in node.triggers:
+                index.setdefault(trigger, []).append(node.name)
+        return cls(
+            channels=dict(channels),
+            nodes=dict(nodes),
+            trigger_to_nodes={k: tuple(sorted(v)) for k, v in index.items()},
+        )
+
+
+@attrs.frozen(slots=True)
+class Task:
+    """A unit of work planned for one superstep.
+
+    `path` is `("__pregel_pull", name)` for a node woken by its triggers and
+    `("__pregel_push", index)` for a `Send`; writes are applied in path order.
+    """
+
+    id: str
+    name: str
+    path: tuple[Any, ...]
+    triggers: tuple[str, ...]
+    input: Any
+
+    @property
+    def is_push(self) -> bool:
+        return self.path[0] == "__pregel_push"

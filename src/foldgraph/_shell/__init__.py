@@ -1,0 +1,1 @@
+"""The imperative shell: runs node functions, streams, persists. Calls the kernel."""

@@ -1,0 +1,57 @@
+"""`interrupt()`: pause a task for input, and replay resume values when it runs again."""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+from typing import Any
+
+import attrs
+
+from foldgraph.errors import GraphInterrupt
+
+__all__ = ["SCRATCHPAD", "Scratchpad", "interrupt", "interrupt_id"]
+
+
+@attrs.define(slots=True)
+class Scratchpad:
+    """Per-task interrupt state: resume values given so far and how many were consumed."""
+
+    interrupt_id: str
+    resume: list[Any] = attrs.field(factory=list)
+    used: int = 0
+    has_checkpointer: bool = True
+
+
+SCRATCHPAD: contextvars.ContextVar[Scratchpad | None] = contextvars.ContextVar(
+    "foldgraph_scratchpad", default=None
+)
+
+
+def interrupt_id(namespace: str) -> str:
+    """Interrupt ids are 32 hex characters, derived from the task's namespace."""
+    return hashlib.blake2b(namespace.encode(), digest_size=16).hexdigest()
+
+
+def interrupt(value: Any) -> Any:
+    from foldgraph.types import Interrupt
+
+    pad = SCRATCHPAD.get()
+    if pad is None:
+        raise RuntimeError(
+            "interrupt() was called outside a running graph node. Call it from inside a "
+            "node (or a tool run by a node) of a graph compiled with a checkpointer."
+        )
+    if not pad.has_checkpointer:
+        raise RuntimeError(
+            "interrupt() needs a checkpointer to save the paused run and resume it later: "
+            "compile the graph with `checkpointer=InMemorySaver()` (or another saver) and "
+            'invoke it with config={"configurable": {"thread_id": ...}}.'
+        )
+    index = pad.used
+    pad.used += 1
+    if index < len(pad.resume):
+        return pad.resume[index]
+    # Each interrupt of a task has its own id, so a resume map can address it.
+    iid = pad.interrupt_id if index == 0 else interrupt_id(f"{pad.interrupt_id}#{index}")
+    raise GraphInterrupt((Interrupt(value=value, id=iid),))

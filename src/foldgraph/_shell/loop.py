@@ -1,0 +1,588 @@
+"""One run of a compiled graph, as a generator shared by the sync and async drivers.
+
+The generator owns the fold: it loads or seeds a snapshot, plans each
+superstep with the kernel, asks its driver to execute the tasks (by yielding
+`Execute(tasks)` and receiving the results), applies the writes, persists
+checkpoints and yields stream chunks (`Emit`). Drivers only run node code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Generator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import attrs
+from pyrsistent import pvector
+
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
+from foldgraph._kernel.snapshot import Snapshot, Task
+from foldgraph._shell.interrupts import interrupt_id
+from foldgraph.constants import (
+    CONF,
+    END,
+    ERROR,
+    INTERRUPT,
+    NS_END,
+    NS_SEP,
+    PULL,
+    RESUME,
+    START,
+    TASKS,
+)
+from foldgraph.errors import (
+    EmptyInputError,
+    ErrorCode,
+    GraphRecursionError,
+    InvalidUpdateError,
+    create_error_message,
+)
+from foldgraph.types import Command, Interrupt
+
+if TYPE_CHECKING:
+    from foldgraph.pregel import Pregel
+    from foldgraph.pregel._node import NodeOutput
+
+__all__ = ["Emit", "Execute", "Run", "TaskResult"]
+
+DEFAULT_RECURSION_LIMIT = 25
+EMPTY = Snapshot(step=-2)
+
+
+@attrs.frozen(slots=True)
+class Emit:
+    """A stream chunk: (namespace, mode, payload)."""
+
+    ns: tuple[str, ...]
+    mode: str
+    payload: Any
+
+
+@attrs.frozen(slots=True)
+class Execute:
+    """A request to the driver: run these tasks and send back their results."""
+
+    tasks: tuple[Task, ...]
+    step: int
+
+
+@attrs.frozen(slots=True)
+class TaskResult:
+    task: Task
+    output: NodeOutput | None = None
+    error: BaseException | None = None
+    interrupts: tuple[Interrupt, ...] = ()
+    parent_command: Any = None
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def is_interrupt_id_map(resume: Any) -> bool:
+    return (
+        isinstance(resume, Mapping)
+        and bool(resume)
+        and all(isinstance(k, str) and len(k) == 32 and _is_hex(k) for k in resume)
+    )
+
+
+def _is_hex(s: str) -> bool:
+    try:
+        int(s, 16)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclasses.dataclass
+class Run:
+    """State of one invocation; `steps()` is the generator the drivers consume."""
+
+    graph: Pregel
+    input: Any
+    config: dict[str, Any]
+    modes: frozenset[str]
+    runtime: Any
+    interrupt_before: Sequence[str]
+    interrupt_after: Sequence[str]
+    durability: str
+    ns: tuple[str, ...] = ()
+    checkpoint_ns: str = ""
+    checkpointer: Any = None
+    parent_resume: Any = MISSING
+    # filled while running
+    snapshot: Snapshot = EMPTY
+    interrupts: list[Interrupt] = dataclasses.field(default_factory=list)
+    emitted_values: bool = False
+    stop: int = 0
+    _pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
+    _saved_from: str | None = None
+    _replaying: bool = False
+
+    # -- persistence ----------------------------------------------------------------------
+
+    @property
+    def thread_id(self) -> Any:
+        return self.config.get(CONF, {}).get("thread_id")
+
+    def _base_config(self) -> dict[str, Any]:
+        return {
+            CONF: {
+                "thread_id": self.thread_id,
+                "checkpoint_ns": self.checkpoint_ns,
+            }
+        }
+
+    def _new_id(self) -> str:
+        if self.checkpointer is None:
+            return ""
+        from foldgraph.checkpoint.base.id import uuid6
+
+        return str(uuid6())
+
+    def _metadata(self, source: str, step: int) -> dict[str, Any]:
+        from foldgraph.checkpoint.base import get_checkpoint_metadata
+
+        return get_checkpoint_metadata(
+            self.config, {"source": source, "step": step, "parents": dict(self._parents())}
+        )
+
+    def _parents(self) -> Mapping[str, str]:
+        return self.config.get(CONF, {}).get("__fg_parents__", {})
+
+    def stamp(self, snapshot: Snapshot, source: str) -> Snapshot:
+        """Give a new snapshot its id, parent and metadata (the kernel makes no ids)."""
+        if self.checkpointer is None:
+            return snapshot
+        return attrs.evolve(
+            snapshot,
+            id=self._new_id(),
+            parent_id=self.snapshot.id or None,
+            metadata=self._metadata(source, snapshot.step),
+            created_at=now_iso(),
+        )
+
+    def save(self, snapshot: Snapshot, *, final: bool = False) -> None:
+        if self.checkpointer is None:
+            return
+        if self.durability == "exit" and not final:
+            return
+        graph = self.graph
+        checkpoint = graph._checkpoint_of(snapshot)
+        config = self._base_config()
+        parent_id = snapshot.parent_id
+        if self.durability == "exit" and final:
+            parent_id = self._saved_from
+        if parent_id:
+            config[CONF]["checkpoint_id"] = parent_id
+        self.checkpointer.put(config, checkpoint, dict(snapshot.metadata), dict(snapshot.versions))
+
+    def save_writes(
+        self, snapshot: Snapshot, task: Task, writes: Sequence[tuple[str, Any]]
+    ) -> None:
+        if self.checkpointer is None or not writes:
+            return
+        if self.durability == "exit" and snapshot.id != self.snapshot.id:
+            return
+        config = self._base_config()
+        config[CONF]["checkpoint_id"] = snapshot.id
+        self.checkpointer.put_writes(
+            config, [(c, v) for c, v in writes], task.id, _path_str(task.path)
+        )
+
+    # -- the run --------------------------------------------------------------------------
+
+    def steps(self) -> Generator[Emit | Execute, dict[str, TaskResult] | None, None]:
+        graph = self.graph
+        spec = graph.spec
+        limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
+        resuming = yield from self._begin()
+        self.stop = self.snapshot.step + 1 + limit
+        skip_before = resuming
+        while True:
+            snapshot = self.snapshot
+            tasks = plan(spec, snapshot, self.stop)
+            if not tasks:
+                break
+            step = snapshot.step + 1
+            if step >= self.stop:
+                self.flush_final()
+                raise GraphRecursionError(
+                    create_error_message(
+                        message=(
+                            f"Recursion limit of {limit} reached without hitting a stop "
+                            "condition. You can increase the limit by setting the "
+                            "`recursion_limit` config key."
+                        ),
+                        error_code=ErrorCode.GRAPH_RECURSION_LIMIT,
+                    )
+                )
+            if not skip_before and _breakpoint(self.interrupt_before, tasks):
+                yield from self._stop_at_breakpoint()
+                return
+            skip_before = False
+
+            done = {t.id: self._pending.get(t.id) for t in tasks}
+            todo = tuple(t for t in tasks if not _finished(done.get(t.id)))
+            if "tasks" in self.modes or "debug" in self.modes:
+                for t in todo:
+                    yield from self._emit_task_start(t, step)
+            results = (yield Execute(todo, step)) if todo else {}
+            assert results is not None
+            outcome = yield from self._collect(tasks, results, done, step)
+            if outcome == "stopped":
+                return
+            if outcome == "parent":
+                return
+            if _breakpoint(self.interrupt_after, tasks):
+                yield from self._stop_at_breakpoint(after=True)
+                return
+        self.flush_final()
+
+    def _begin(self) -> Generator[Emit | Execute, Any, bool]:
+        """Load the thread, then apply the input (new run, resume or Command)."""
+        graph = self.graph
+        spec = graph.spec
+        loaded = self._load()
+        value = self.input
+        self._saved_from = self.snapshot.id or None
+        is_resume = value is None or isinstance(value, Command)
+        if not is_resume:
+            if self.checkpointer is None:
+                self.snapshot = self.graph._empty
+                self._pending = {}
+            if isinstance(value, Mapping) and not value:
+                raise EmptyInputError("Received no input for __start__")
+            self._pending = {}
+            input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
+            self.snapshot = self.stamp(
+                apply(spec, self.snapshot, [(input_task, [(START, value)])]), "input"
+            )
+            self.save(self.snapshot)
+            return False
+
+        if isinstance(value, Command):
+            if value.graph == Command.PARENT:
+                raise InvalidUpdateError("There is no parent graph")
+            if value.resume is None and value.update is None and not value._gotos():
+                raise EmptyInputError("Received empty Command input")
+            if value.resume is not None and self.checkpointer is None:
+                raise RuntimeError(
+                    "Cannot resume with Command(resume=...) without a checkpointer: compile "
+                    "the graph with `checkpointer=InMemorySaver()` and pass a thread_id."
+                )
+            writes: list[tuple[str, Any]] = []
+            if value.update is not None:
+                writes.extend(graph._input_update_writes(value))
+            for goto in value._gotos():
+                writes.extend(graph.runners[START].goto_writes(goto, "Command.goto"))
+            if writes:
+                self.snapshot = apply_without_step(spec, self.snapshot, writes)
+            if value.resume is not None:
+                self._assign_resume(value.resume)
+        elif self.parent_resume is not MISSING:
+            self._assign_resume(self.parent_resume)
+        elif self._replaying and self._pending:
+            # Replaying a past checkpoint: branch off it with a copy, then re-run what follows.
+            self._pending = {}
+            self._replaying = False
+            forked = attrs.evolve(self.snapshot, step=self.snapshot.step + 1)
+            self.snapshot = self.stamp(forked, "fork")
+            self.save(self.snapshot)
+        if not loaded and not isinstance(value, Command):
+            # Nothing to continue: behave like LangGraph and simply return no output.
+            return True
+        if "values" in self.modes:
+            yield from self._emit_values(force=True)
+        return True
+
+    def _load(self) -> bool:
+        if self.checkpointer is None:
+            self.snapshot = self.graph._empty
+            return False
+        saved = self.checkpointer.get_tuple(self._load_config())
+        if saved is None:
+            self.snapshot = self.graph._empty
+            return False
+        self.snapshot = self.graph._snapshot_of(saved)
+        replaying = bool(self.config.get(CONF, {}).get("checkpoint_id")) and not self.ns
+        self._replaying = replaying and self.input is None
+        pending: dict[str, list[tuple[str, Any]]] = {}
+        for tid, chan, val in saved.pending_writes or ():
+            if replaying and chan == RESUME:
+                continue
+            pending.setdefault(tid, []).append((chan, val))
+        self._pending = pending
+        return True
+
+    def _load_config(self) -> dict[str, Any]:
+        conf = self.config.get(CONF, {})
+        out = {"thread_id": conf.get("thread_id"), "checkpoint_ns": self.checkpoint_ns}
+        if conf.get("checkpoint_id") and not self.ns:
+            out["checkpoint_id"] = conf["checkpoint_id"]
+        return {CONF: out}
+
+    def _assign_resume(self, resume: Any) -> None:
+        """Record resume values as RESUME writes of the tasks they answer."""
+        tasks = plan(self.graph.spec, self.snapshot, self.snapshot.step + 1 + 10**9)
+        waiting = [
+            t
+            for t in tasks
+            if any(c == INTERRUPT for c, _ in self._pending.get(t.id, ()))
+            and not _finished(self._pending.get(t.id))
+        ]
+        if is_interrupt_id_map(resume):
+            by_id: dict[str, Task] = {}
+            for t in waiting:
+                for c, v in self._pending.get(t.id, ()):
+                    if c == INTERRUPT:
+                        for intr in v:
+                            by_id[intr.id] = t
+            for iid, val in resume.items():
+                t = by_id.get(iid)
+                if t is None:
+                    continue
+                self._add_resume(t, val)
+            return
+        if len(waiting) > 1:
+            raise RuntimeError(
+                f"{len(waiting)} tasks are waiting on interrupts; resume each by id with "
+                "Command(resume={interrupt.id: value, ...}) using the ids from "
+                "get_state(config).interrupts."
+            )
+        for t in waiting:
+            self._add_resume(t, resume)
+
+    def _add_resume(self, task: Task, value: Any) -> None:
+        writes = self._pending.setdefault(task.id, [])
+        previous = next((v for c, v in writes if c == RESUME), None)
+        values = [*(previous or ()), value]
+        writes[:] = [(c, v) for c, v in writes if c not in (RESUME, INTERRUPT)]
+        writes.append((RESUME, values))
+        self.save_writes(self.snapshot, task, [(RESUME, values)])
+
+    def resume_values(self, task: Task) -> list[Any]:
+        for c, v in self._pending.get(task.id, ()):
+            if c == RESUME:
+                return list(v)
+        return []
+
+    def _collect(
+        self,
+        tasks: Sequence[Task],
+        results: Mapping[str, TaskResult],
+        done: Mapping[str, Any],
+        step: int,
+    ) -> Generator[Emit | Execute, Any, str]:
+        graph = self.graph
+        snapshot = self.snapshot
+        task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]] = []
+        errors: list[TaskResult] = []
+        interrupted: list[TaskResult] = []
+        for t in tasks:
+            result = results.get(t.id)
+            if result is None:
+                writes = done.get(t.id) or []
+                task_writes.append((t, [(c, v) for c, v in writes if c not in (RESUME,)]))
+                continue
+            if result.parent_command is not None:
+                self.parent_command = result.parent_command  # type: ignore[attr-defined]
+                errors.append(result)
+                continue
+            if result.error is not None:
+                errors.append(result)
+                continue
+            if result.interrupts:
+                interrupted.append(result)
+                continue
+            assert result.output is not None
+            writes = list(result.output.writes)
+            self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
+            self.save_writes(snapshot, t, writes or [("__no_writes__", None)])
+            task_writes.append((t, writes))
+            if "updates" in self.modes and t.name != START:
+                chunk = {t.name: result.output.update_chunk()}
+                if result.output.cached:
+                    chunk["__metadata__"] = {"cached": True}
+                yield Emit(self.ns, "updates", chunk)
+            if "tasks" in self.modes or "debug" in self.modes:
+                yield from self._emit_task_result(t, result, step)
+
+        if errors:
+            first = errors[0]
+            for r in errors:
+                if r.error is not None:
+                    self.save_writes(snapshot, r.task, [(ERROR, _error_repr(r.error))])
+            if first.parent_command is not None:
+                return "parent"
+            assert first.error is not None
+            raise first.error
+        if interrupted:
+            for r in interrupted:
+                self._pending.setdefault(r.task.id, [])
+                self._pending[r.task.id] = [
+                    (c, v) for c, v in self._pending[r.task.id] if c != INTERRUPT
+                ] + [(INTERRUPT, r.interrupts)]
+                self.save_writes(snapshot, r.task, [(INTERRUPT, r.interrupts)])
+                self.interrupts.extend(r.interrupts)
+            if self.durability == "exit":
+                self.save(self.snapshot, final=True)
+                for tid, writes in self._pending.items():
+                    t = next((x for x in tasks if x.id == tid), None)
+                    if t is not None:
+                        self.save_writes_final(t, writes)
+            yield from self._emit_interrupts()
+            return "stopped"
+
+        new = self.stamp(apply(graph.spec, snapshot, task_writes), "loop")
+        self.snapshot = new
+        self._pending = {}
+        self.save(new)
+        if "values" in self.modes:
+            yield from self._emit_values()
+        else:
+            self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
+        if "checkpoints" in self.modes or "debug" in self.modes:
+            yield from self._emit_checkpoint(new)
+        return "ok"
+
+    def save_writes_final(self, task: Task, writes: Sequence[tuple[str, Any]]) -> None:
+        if self.checkpointer is None or not writes:
+            return
+        config = self._base_config()
+        config[CONF]["checkpoint_id"] = self.snapshot.id
+        self.checkpointer.put_writes(config, list(writes), task.id, _path_str(task.path))
+
+    def flush_final(self) -> None:
+        if self.durability == "exit":
+            self.save(self.snapshot, final=True)
+
+    def _stop_at_breakpoint(self, after: bool = False) -> Generator[Emit, Any, None]:
+        self.flush_final()
+        yield from self._emit_interrupts()
+
+    # -- stream chunks ----------------------------------------------------------------------
+
+    def _emit_values(self, force: bool = False) -> Generator[Emit, Any, None]:
+        graph = self.graph
+        if force or self.snapshot.updated & graph._output_set:
+            values = graph._output_values(self.snapshot)
+            if values is not None or force:
+                self.emitted_values = True
+                yield Emit(self.ns, "values", values)
+
+    def _emit_interrupts(self) -> Generator[Emit, Any, None]:
+        chunk = {"__interrupt__": tuple(self.interrupts)}
+        if "updates" in self.modes:
+            yield Emit(self.ns, "updates", chunk)
+        if "values" in self.modes and self.interrupts:
+            yield Emit(self.ns, "values", chunk)
+
+    def _emit_checkpoint(self, snapshot: Snapshot) -> Generator[Emit, Any, None]:
+        state = self.graph._state_snapshot(snapshot, {}, self.checkpoint_ns, self.thread_id)
+        payload = {
+            "config": state.config,
+            "metadata": state.metadata,
+            "values": state.values,
+            "next": list(state.next),
+            "parent_config": state.parent_config,
+            "tasks": [
+                {"id": t.id, "name": t.name, "interrupts": t.interrupts, "state": t.state}
+                for t in state.tasks
+            ],
+        }
+        if "checkpoints" in self.modes:
+            yield Emit(self.ns, "checkpoints", payload)
+        if "debug" in self.modes:
+            yield Emit(
+                self.ns,
+                "debug",
+                {
+                    "step": snapshot.step,
+                    "timestamp": now_iso(),
+                    "type": "checkpoint",
+                    "payload": payload,
+                },
+            )
+
+    def _emit_task_start(self, task: Task, step: int) -> Generator[Emit, Any, None]:
+        payload = {
+            "id": task.id,
+            "name": task.name,
+            "input": _plain(task.input),
+            "triggers": list(task.triggers),
+        }
+        if "tasks" in self.modes:
+            yield Emit(self.ns, "tasks", payload)
+        if "debug" in self.modes:
+            yield Emit(
+                self.ns,
+                "debug",
+                {"step": step, "timestamp": now_iso(), "type": "task", "payload": payload},
+            )
+
+    def _emit_task_result(
+        self, task: Task, result: TaskResult, step: int
+    ) -> Generator[Emit, Any, None]:
+        assert result.output is not None
+        payload = {
+            "id": task.id,
+            "name": task.name,
+            "error": None,
+            "interrupts": [],
+            "result": [
+                (c, _plain(v)) for c, v in result.output.writes if c in self.graph._state_set
+            ],
+        }
+        if "tasks" in self.modes:
+            yield Emit(self.ns, "tasks", payload)
+        if "debug" in self.modes:
+            yield Emit(
+                self.ns,
+                "debug",
+                {"step": step, "timestamp": now_iso(), "type": "task_result", "payload": payload},
+            )
+
+    # -- task context ------------------------------------------------------------------------
+
+    def task_namespace(self, task: Task) -> str:
+        own = f"{task.name}{NS_END}{task.id}"
+        return f"{self.checkpoint_ns}{NS_SEP}{own}" if self.checkpoint_ns else own
+
+    def task_interrupt_id(self, task: Task) -> str:
+        return interrupt_id(self.task_namespace(task))
+
+
+def _finished(writes: Sequence[tuple[str, Any]] | None) -> bool:
+    """A task whose pending writes hold a result (not only an interrupt, error or resume)."""
+    if not writes:
+        return False
+    return any(c not in (INTERRUPT, RESUME, ERROR) for c, _ in writes)
+
+
+def _breakpoint(nodes: Sequence[str], tasks: Sequence[Task]) -> bool:
+    if not nodes:
+        return False
+    if "*" in nodes:
+        return any(t.name != START for t in tasks)
+    return any(t.name in nodes for t in tasks)
+
+
+def _path_str(path: tuple[Any, ...]) -> str:
+    return "~".join(str(p) for p in path)
+
+
+def _error_repr(error: BaseException) -> str:
+    return f"{type(error).__name__}({error})"
+
+
+def _plain(value: Any) -> Any:
+    from foldgraph._kernel.frozen import thaw
+
+    return thaw(value)
+
+
+_ = (END, PULL, TASKS, task_id, pvector)

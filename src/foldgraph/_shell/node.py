@@ -1,0 +1,120 @@
+"""How a user node is called: sync or async function, or Runnable, with injected parameters."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+from langchain_core.runnables import Runnable
+
+__all__ = ["NodeAction", "action_for", "node_name"]
+
+_INJECTABLE = ("config", "runtime", "writer", "store")
+
+
+def node_name(obj: Any) -> str:
+    """The name LangGraph would give a node added without one."""
+    if isinstance(obj, Runnable):
+        return obj.get_name()
+    name = getattr(obj, "__name__", None)
+    if name is None:
+        name = type(obj).__name__
+    return name
+
+
+def _is_async_callable(obj: Any) -> bool:
+    return inspect.iscoroutinefunction(obj) or inspect.iscoroutinefunction(
+        getattr(obj, "__call__", None)  # noqa: B004
+    )
+
+
+def _injections(func: Callable[..., Any]) -> tuple[str, ...]:
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return ()
+    return tuple(p.name for p in params[1:] if p.name in _INJECTABLE)
+
+
+@attrs.frozen(slots=True)
+class NodeAction:
+    """A node's callable, normalised: which form it has and what it wants injected."""
+
+    name: str
+    target: Any = attrs.field(eq=False)
+    is_async: bool = False
+    is_runnable: bool = False
+    inject: tuple[str, ...] = ()
+
+    @property
+    def is_subgraph(self) -> bool:
+        from foldgraph.pregel import Pregel
+
+        return isinstance(self.target, Pregel)
+
+    def _kwargs(self, config: dict[str, Any], runtime: Any) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {}
+        for param in self.inject:
+            if param == "config":
+                kwargs["config"] = config
+            elif param == "runtime":
+                kwargs["runtime"] = runtime
+            elif param == "writer":
+                kwargs["writer"] = runtime.stream_writer
+            elif param == "store":
+                kwargs["store"] = runtime.store
+        return kwargs
+
+    def call(self, state: Any, config: dict[str, Any], runtime: Any) -> Any:
+        if self.is_runnable:
+            return self.target.invoke(state, config)
+        if self.is_async:
+            raise TypeError(
+                f"Node '{self.name}' is an async function; run the graph with "
+                "`ainvoke`/`astream` instead of `invoke`/`stream`."
+            )
+        if self.inject:
+            return self.target(state, **self._kwargs(config, runtime))
+        return self.target(state)
+
+    async def acall(self, state: Any, config: dict[str, Any], runtime: Any) -> Any:
+        if self.is_runnable:
+            return await self.target.ainvoke(state, config)
+        if self.is_async:
+            if self.inject:
+                return await self.target(state, **self._kwargs(config, runtime))
+            return await self.target(state)
+        import contextvars
+
+        ctx = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(
+            None, lambda: ctx.run(self.call, state, config, runtime)
+        )
+
+
+def action_for(obj: Any, name: str) -> NodeAction:
+    """Normalise a node given to `add_node`."""
+    if isinstance(obj, Runnable):
+        from langchain_core.runnables import RunnableLambda
+
+        if isinstance(obj, RunnableLambda) and not _wants_config_only(obj):
+            pass
+        return NodeAction(name=name, target=obj, is_runnable=True)
+    if not callable(obj):
+        raise TypeError(
+            f"Node '{name}' must be a function, a coroutine function or a Runnable; "
+            f"got {type(obj).__name__}."
+        )
+    return NodeAction(
+        name=name,
+        target=obj,
+        is_async=_is_async_callable(obj),
+        inject=_injections(obj),
+    )
+
+
+def _wants_config_only(_: Any) -> bool:
+    return False

@@ -1,0 +1,30 @@
+"""Reach the current run from inside a node: its config, store and custom stream writer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+
+from foldgraph._shell.context import RUN_RUNTIME, current_config
+
+__all__ = ["get_config", "get_store", "get_stream_writer"]
+
+
+def get_config() -> RunnableConfig:
+    """The config of the node currently running; raises `RuntimeError` outside a run."""
+    return current_config()  # type: ignore[return-value]
+
+
+def get_store() -> Any:
+    """The store given to `compile(store=...)`, or None."""
+    runtime = RUN_RUNTIME.get()
+    return runtime.store if runtime is not None else None
+
+
+def get_stream_writer() -> Any:
+    """The writer for the `custom` stream mode (a no-op when that mode is off)."""
+    runtime = RUN_RUNTIME.get()
+    if runtime is None:
+        return lambda _chunk: None
+    return runtime.stream_writer

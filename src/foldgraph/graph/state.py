@@ -1,0 +1,513 @@
+"""`StateGraph`: the user-facing builder, translated into a pure `GraphSpec` at compile time."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Generic, Self, TypeVar
+
+import attrs
+
+from foldgraph._kernel.channels import (
+    BaseChannel,
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+    LastValueAfterFinish,
+    NamedBarrierValue,
+    NamedBarrierValueAfterFinish,
+    Topic,
+)
+from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
+from foldgraph._shell.coerce import is_schema_class, schema_fields
+from foldgraph._shell.node import action_for, node_name
+from foldgraph.constants import END, NS_END, NS_SEP, START, TASKS
+from foldgraph.graph._branch import Branch
+from foldgraph.managed import ManagedValue
+from foldgraph.pregel import NodeRunner, Pregel
+from foldgraph.types import CachePolicy, Command, RetryPolicy, ensure_valid_checkpointer
+
+__all__ = ["CompiledStateGraph", "StateGraph"]
+
+StateT = TypeVar("StateT")
+ContextT = TypeVar("ContextT")
+InputT = TypeVar("InputT")
+OutputT = TypeVar("OutputT")
+
+
+@attrs.frozen(slots=True)
+class StateNodeSpec:
+    """A node as declared on the builder."""
+
+    runnable: Any = attrs.field(eq=False)
+    metadata: dict[str, Any] | None
+    input_schema: Any
+    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None
+    cache_policy: CachePolicy | None
+    ends: tuple[str, ...] | dict[str, str] | None = ()
+    defer: bool = False
+
+
+def _managed_kind(annotation: Any) -> str | None:
+    if typing.get_origin(annotation) is typing.Annotated:
+        for meta in typing.get_args(annotation)[1:]:
+            if isinstance(meta, type) and issubclass(meta, ManagedValue):
+                return meta.kind
+    if isinstance(annotation, type) and issubclass(annotation, ManagedValue):
+        return annotation.kind
+    return None
+
+
+def _reducer_arity_ok(fn: Callable[..., Any]) -> tuple[bool, str]:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return True, ""
+    positional = [
+        p
+        for p in sig.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    if any(p.kind is p.VAR_POSITIONAL for p in sig.parameters.values()):
+        return True, str(sig)
+    return len(positional) == 2, str(sig)
+
+
+def channel_for(key: str, annotation: Any) -> BaseChannel | str:
+    """The channel a state field declares, or the managed-value kind it names."""
+    kind = _managed_kind(annotation)
+    if kind is not None:
+        return kind
+    if typing.get_origin(annotation) is typing.Annotated:
+        base, *meta = typing.get_args(annotation)
+        last = meta[-1]
+        if isinstance(last, BaseChannel):
+            return last.named(key)
+        if isinstance(last, type) and issubclass(last, BaseChannel):
+            return last(base).named(key)
+        if callable(last):
+            ok, sig = _reducer_arity_ok(last)
+            if not ok:
+                raise ValueError(f"Invalid reducer signature. Expected (a, b) -> c. Got {sig}")
+            return BinaryOperatorAggregate(base, last, key=key)
+        return LastValue(base, key=key)
+    return LastValue(annotation, key=key)
+
+
+def _command_ends(func: Any) -> tuple[str, ...]:
+    """Destinations named by a `-> Command[Literal[...]]` return hint."""
+    try:
+        hint = typing.get_type_hints(func).get("return")
+    except Exception:
+        return ()
+    if hint is None:
+        return ()
+    hints = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union,) else (hint,)
+    ends: list[str] = []
+    for h in hints:
+        if typing.get_origin(h) is Command:
+            for arg in typing.get_args(h):
+                if typing.get_origin(arg) is typing.Literal:
+                    ends.extend(typing.get_args(arg))
+    return tuple(ends)
+
+
+class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
+    """A graph whose nodes read and write a shared state, declared by a schema.
+
+    >>> builder = StateGraph(State)
+    >>> builder.add_node("a", a).add_edge(START, "a")
+    >>> graph = builder.compile()
+    """
+
+    def __init__(
+        self,
+        state_schema: type[StateT],
+        context_schema: type[ContextT] | None = None,
+        *,
+        input_schema: type[InputT] | None = None,
+        output_schema: type[OutputT] | None = None,
+        **deprecated: Any,
+    ) -> None:
+        if "input" in deprecated and input_schema is None:
+            input_schema = deprecated.pop("input")
+        if "output" in deprecated and output_schema is None:
+            output_schema = deprecated.pop("output")
+        if "config_schema" in deprecated and context_schema is None:
+            context_schema = deprecated.pop("config_schema")
+        if deprecated:
+            raise TypeError(f"StateGraph() got unexpected keyword arguments: {sorted(deprecated)}")
+        self.nodes: dict[str, StateNodeSpec] = {}
+        self.edges: set[tuple[str, str]] = set()
+        self.branches: defaultdict[str, dict[str, Branch]] = defaultdict(dict)
+        self.channels: dict[str, BaseChannel] = {}
+        self.managed: dict[str, str] = {}
+        self.schemas: dict[Any, dict[str, BaseChannel | str]] = {}
+        self.waiting_edges: set[tuple[tuple[str, ...], str]] = set()
+        self.compiled = False
+        self.state_schema = state_schema
+        self.context_schema = context_schema
+        self.input_schema = input_schema or state_schema
+        self.output_schema = output_schema or state_schema
+        self._add_schema(self.state_schema)
+        self._add_schema(self.input_schema, allow_managed=False)
+        self._add_schema(self.output_schema, allow_managed=False)
+
+    # -- schemas ---------------------------------------------------------------------------
+
+    def _add_schema(self, schema: Any, /, allow_managed: bool = True) -> None:
+        if schema in self.schemas:
+            return
+        if not is_schema_class(schema) and not hasattr(schema, "__annotations__"):
+            raise TypeError(
+                f"Unsupported state schema {schema!r}: use a TypedDict, a dataclass or a "
+                "pydantic BaseModel whose fields are the state keys."
+            )
+        found = {key: channel_for(key, ann) for key, ann in schema_fields(schema).items()}
+        managed = [k for k, c in found.items() if isinstance(c, str)]
+        if managed and not allow_managed:
+            names = ", ".join(managed)
+            raise ValueError(
+                f"Invalid managed channels detected in {schema.__name__}: {names}. "
+                "Managed channels are not permitted in Input/Output schema."
+            )
+        self.schemas[schema] = found
+        for key, channel in found.items():
+            if isinstance(channel, str):
+                self.managed.setdefault(key, channel)
+                continue
+            existing = self.channels.get(key)
+            if existing is None:
+                self.channels[key] = channel
+            elif existing != channel and not isinstance(channel, LastValue):
+                if isinstance(existing, LastValue):
+                    raise ValueError(f"Channel '{key}' already exists with a different type")
+                raise ValueError(f"Channel '{key}' already exists with a different type")
+
+    # -- nodes and edges -------------------------------------------------------------------
+
+    def add_node(
+        self,
+        node: str | Callable[..., Any] | Any,
+        action: Callable[..., Any] | Any | None = None,
+        *,
+        defer: bool = False,
+        metadata: dict[str, Any] | None = None,
+        input_schema: type[Any] | None = None,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+        cache_policy: CachePolicy | None = None,
+        destinations: dict[str, str] | tuple[str, ...] | None = None,
+        **kwargs: Any,
+    ) -> Self:
+        """Add a node: `add_node("name", fn)` or `add_node(fn)` (named after the function)."""
+        if "retry" in kwargs:
+            retry_policy = retry_policy or kwargs.pop("retry")
+        if "input" in kwargs:
+            input_schema = input_schema or kwargs.pop("input")
+        if kwargs:
+            raise TypeError(f"add_node() got unexpected keyword arguments: {sorted(kwargs)}")
+        if not isinstance(node, str):
+            action, name = node, node_name(node)
+        else:
+            name = node
+            if action is None:
+                raise ValueError(
+                    f"Node `{name}` has no action: pass a function or runnable, "
+                    f'e.g. add_node("{name}", my_function).'
+                )
+        for character in (NS_SEP, NS_END):
+            if character in name:
+                raise ValueError(
+                    f"'{character}' is a reserved character and is not allowed in the node names."
+                )
+        if name in self.nodes:
+            raise ValueError(f"Node `{name}` already present.")
+        if name in (START, END):
+            raise ValueError(f"Node `{name}` is reserved.")
+
+        if input_schema is None:
+            input_schema = self._infer_input_schema(action)
+        if input_schema is not None and input_schema is not self.state_schema:
+            self._add_schema(input_schema)
+        ends: Any = destinations if destinations is not None else _command_ends(action)
+        self.nodes[name] = StateNodeSpec(
+            runnable=action,
+            metadata=metadata,
+            input_schema=input_schema or self.state_schema,
+            retry_policy=retry_policy,
+            cache_policy=cache_policy,
+            ends=ends,
+            defer=defer,
+        )
+        return self
+
+    def _infer_input_schema(self, action: Any) -> Any:
+        target = action
+        if not (inspect.isfunction(action) or inspect.ismethod(action)):
+            target = getattr(action, "func", None) or getattr(action, "afunc", None)
+            if target is None:
+                return None
+        try:
+            params = list(inspect.signature(target).parameters.values())
+            hints = typing.get_type_hints(target)
+        except Exception:
+            return None
+        if not params:
+            return None
+        hint = hints.get(params[0].name)
+        if hint is not None and is_schema_class(hint):
+            return hint
+        return None
+
+    def add_edge(self, start_key: str | list[str], end_key: str) -> Self:
+        """An edge: `end_key` runs after `start_key`; a list of starts waits for all of them."""
+        if isinstance(start_key, str):
+            if start_key == END:
+                raise ValueError("END cannot be a start node")
+            if end_key == START:
+                raise ValueError("START cannot be an end node")
+            self.edges.add((start_key, end_key))
+            return self
+        for start in start_key:
+            if start == END:
+                raise ValueError("END cannot be a start node")
+            if start not in self.nodes:
+                raise ValueError(f"Need to add_node `{start}` first")
+        if end_key == START:
+            raise ValueError("START cannot be an end node")
+        if end_key != END and end_key not in self.nodes:
+            raise ValueError(f"Need to add_node `{end_key}` first")
+        self.waiting_edges.add((tuple(start_key), end_key))
+        return self
+
+    def add_conditional_edges(
+        self,
+        source: str,
+        path: Callable[..., Any] | Any,
+        path_map: dict[Hashable, str] | list[str] | None = None,
+    ) -> Self:
+        """Route after `source` by calling `path` on the state."""
+        name = getattr(path, "__name__", None) or node_name(path)
+        if name == "<lambda>":
+            name = "condition"
+        if name in self.branches[source]:
+            raise ValueError(f"Branch with name `{name}` already exists for node `{source}`")
+        self.branches[source][name] = Branch.from_path(path, path_map)
+        return self
+
+    def add_sequence(
+        self, nodes: Sequence[Callable[..., Any] | tuple[str, Callable[..., Any]]]
+    ) -> Self:
+        """Add nodes and chain them with edges, in order."""
+        if len(nodes) < 1:
+            raise ValueError("Sequence requires at least one node.")
+        previous: str | None = None
+        for item in nodes:
+            if isinstance(item, tuple) and len(item) == 2:
+                name, action = item
+            else:
+                name, action = node_name(item), item
+            if name in self.nodes:
+                raise ValueError(
+                    f"Node names must be unique: node with the name '{name}' already exists. "
+                    "If you need to use two different runnables/callables with the same name "
+                    "(for example, using `lambda`), please provide them as tuples (name, "
+                    "runnable/callable)."
+                )
+            self.add_node(name, action)
+            if previous is not None:
+                self.add_edge(previous, name)
+            previous = name
+        return self
+
+    def set_entry_point(self, key: str) -> Self:
+        return self.add_edge(START, key)
+
+    def set_conditional_entry_point(
+        self, path: Callable[..., Any], path_map: dict[Hashable, str] | list[str] | None = None
+    ) -> Self:
+        return self.add_conditional_edges(START, path, path_map)
+
+    def set_finish_point(self, key: str) -> Self:
+        return self.add_edge(key, END)
+
+    # -- validate and compile --------------------------------------------------------------
+
+    def validate(self, interrupt: Sequence[str] | None = None) -> Self:
+        all_sources = {src for src, _ in self.edges}
+        for starts, _ in self.waiting_edges:
+            all_sources.update(starts)
+        for source in self.branches:
+            all_sources.add(source)
+        for source in sorted(all_sources):
+            if source not in self.nodes and source != START:
+                raise ValueError(f"Found edge starting at unknown node '{source}'")
+        if START not in all_sources:
+            raise ValueError(
+                "Graph must have an entrypoint: add at least one edge from START to another node"
+            )
+        all_targets = {end for _, end in self.edges}
+        all_targets.update(end for _, end in self.waiting_edges)
+        for source, branches in self.branches.items():
+            for branch in branches.values():
+                if branch.ends is not None:
+                    all_targets.update(branch.ends.values())
+                else:
+                    all_targets.add(END)
+                    all_targets.update(n for n in self.nodes if n != source)
+        for node, spec in self.nodes.items():
+            ends = spec.ends.values() if isinstance(spec.ends, dict) else (spec.ends or ())
+            all_targets.update(ends)
+            del node
+        for target in sorted(all_targets):
+            if target not in self.nodes and target != END:
+                raise ValueError(f"Found edge ending at unknown node `{target}`")
+        if interrupt:
+            for node in interrupt:
+                if node != "*" and node not in self.nodes:
+                    raise ValueError(f"Interrupt node `{node}` not found")
+        self.compiled = True
+        return self
+
+    def compile(
+        self,
+        checkpointer: Any = None,
+        *,
+        cache: Any = None,
+        store: Any = None,
+        interrupt_before: Sequence[str] | str | None = None,
+        interrupt_after: Sequence[str] | str | None = None,
+        debug: bool = False,
+        name: str | None = None,
+    ) -> CompiledStateGraph[StateT, ContextT, InputT, OutputT]:
+        """Validate the graph and build its runnable form."""
+        checkpointer = ensure_valid_checkpointer(checkpointer)
+        before = _as_node_list(interrupt_before)
+        after = _as_node_list(interrupt_after)
+        self.validate(interrupt=[*before, *after])
+        return CompiledStateGraph(
+            builder=self,
+            checkpointer=checkpointer,
+            cache=cache,
+            store=store,
+            interrupt_before_nodes=before,
+            interrupt_after_nodes=after,
+            debug=debug,
+            name=name or "LangGraph",
+        )
+
+
+def _as_node_list(value: Sequence[str] | str | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return list(value)
+
+
+def branch_channel(node: str) -> str:
+    return f"branch:to:{node}"
+
+
+def join_channel(starts: Sequence[str], end: str) -> str:
+    return f"join:{'+'.join(starts)}:{end}"
+
+
+class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
+    """A `StateGraph` ready to run: the kernel spec plus how to call each node."""
+
+    def __init__(self, *, builder: StateGraph[Any, Any, Any, Any], **kwargs: Any) -> None:
+        spec, runners, order = _build(builder)
+        state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
+        super().__init__(
+            spec=spec,
+            runners=runners,
+            node_order=order,
+            input_channels=[
+                k for k in builder.schemas[builder.input_schema] if k in builder.channels
+            ],
+            output_channels=[
+                k for k in builder.schemas[builder.output_schema] if k in builder.channels
+            ],
+            state_channels=state_keys,
+            context_schema=builder.context_schema,
+            stream_mode="updates",
+            **kwargs,
+        )
+        self.builder = builder
+
+
+def _build(
+    builder: StateGraph[Any, Any, Any, Any],
+) -> tuple[GraphSpec, dict[str, NodeRunner], list[str]]:
+    channels: dict[str, BaseChannel] = dict(builder.channels)
+    channels[START] = EphemeralValue(Any, key=START)
+    channels[TASKS] = Topic(Any, key=TASKS)
+    for name, node in builder.nodes.items():
+        key = branch_channel(name)
+        channels[key] = (
+            LastValueAfterFinish(Any, key=key)
+            if node.defer
+            else EphemeralValue(Any, guard=False, key=key)
+        )
+    joins: dict[str, list[str]] = defaultdict(list)
+    for starts, end in sorted(builder.waiting_edges):
+        key = join_channel(starts, end)
+        deferred = end in builder.nodes and builder.nodes[end].defer
+        channels[key] = (
+            NamedBarrierValueAfterFinish(Any, frozenset(starts), key=key)
+            if deferred
+            else NamedBarrierValue(Any, frozenset(starts), key=key)
+        )
+        for start in starts:
+            joins[start].append(key)
+
+    def static_writes(source: str) -> tuple[tuple[str, Any], ...]:
+        writes: list[tuple[str, Any]] = [
+            (branch_channel(end), None)
+            for src, end in sorted(builder.edges)
+            if src == source and end != END
+        ]
+        writes.extend((key, source) for key in joins.get(source, ()))
+        return tuple(writes)
+
+    node_specs: dict[str, NodeSpec] = {}
+    runners: dict[str, NodeRunner] = {}
+    state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
+    input_keys = [k for k in builder.schemas[builder.input_schema] if k in builder.channels]
+
+    node_specs[START] = NodeSpec(name=START, triggers=(START,), reads=(START,), single_read=True)
+    runners[START] = NodeRunner.for_start(
+        input_keys=tuple(input_keys),
+        static_writes=static_writes(START),
+        branches=tuple(builder.branches.get(START, {}).items()),
+        state_keys=tuple(state_keys),
+    )
+    for name, node in builder.nodes.items():
+        schema_fields_ = builder.schemas.get(
+            node.input_schema, builder.schemas[builder.state_schema]
+        )
+        reads = tuple(k for k, c in schema_fields_.items() if not isinstance(c, str))
+        managed = tuple((k, c) for k, c in schema_fields_.items() if isinstance(c, str))
+        triggers = (branch_channel(name), *sorted(k for k in joins_to(builder, name)))
+        node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
+        runners[name] = NodeRunner(
+            name=name,
+            action=action_for(node.runnable, name),
+            input_schema=node.input_schema,
+            writable=frozenset(builder.channels),
+            managed_keys=frozenset(builder.managed),
+            static_writes=static_writes(name),
+            branches=tuple(builder.branches.get(name, {}).items()),
+            state_keys=tuple(state_keys),
+            retry_policy=node.retry_policy,
+            cache_policy=node.cache_policy,
+            metadata=node.metadata or {},
+        )
+    return GraphSpec.build(channels, node_specs), runners, list(builder.nodes)
+
+
+def joins_to(builder: StateGraph[Any, Any, Any, Any], end: str) -> list[str]:
+    return [join_channel(starts, e) for starts, e in builder.waiting_edges if e == end]

@@ -1,0 +1,1030 @@
+"""`Pregel`: the runnable form of a graph. It drives the kernel's fold and runs node code.
+
+Sync runs execute a superstep's tasks on a thread pool (a single task runs
+inline); async runs use asyncio. Both drive the same `Run` generator, so the
+fold, persistence and stream logic exist once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+import queue
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import Any
+
+from langchain_core.runnables import Runnable, RunnableConfig
+from pyrsistent import pmap
+
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.fold import apply, plan
+from foldgraph._kernel.frozen import as_pmap
+from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
+from foldgraph._shell.coerce import coerce_context
+from foldgraph._shell.context import RUN_CONFIG, RUN_RUNTIME
+from foldgraph._shell.interrupts import SCRATCHPAD, Scratchpad
+from foldgraph._shell.loop import Emit, Run, TaskResult
+from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, START
+from foldgraph.errors import GraphInterrupt, InvalidUpdateError, ParentCommand
+from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
+from foldgraph.runtime import ExecutionInfo, Runtime
+from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
+
+__all__ = ["NodeRunner", "Pregel"]
+
+_ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages"})
+_FG_PARENT = "__fg_parent__"
+
+
+class Pregel(Runnable[Any, Any]):
+    """A compiled graph: the pure spec, the node runners, and run-time settings."""
+
+    def __init__(
+        self,
+        *,
+        spec: GraphSpec,
+        runners: dict[str, NodeRunner],
+        node_order: list[str],
+        input_channels: list[str],
+        output_channels: list[str],
+        state_channels: list[str],
+        context_schema: Any = None,
+        stream_mode: str = "values",
+        checkpointer: Any = None,
+        cache: Any = None,
+        store: Any = None,
+        interrupt_before_nodes: Sequence[str] = (),
+        interrupt_after_nodes: Sequence[str] = (),
+        debug: bool = False,
+        name: str = "LangGraph",
+        config: RunnableConfig | None = None,
+    ) -> None:
+        names = frozenset(node_order)
+        self.spec = spec
+        self.runners = {k: r.with_nodes(names) for k, r in runners.items()}
+        self.node_order = node_order
+        self.input_channels = input_channels
+        self.output_channels = output_channels
+        self.stream_channels = state_channels
+        self.state_channels = state_channels
+        self.context_schema = context_schema
+        self.stream_mode = stream_mode
+        self.checkpointer = checkpointer
+        self.cache = cache
+        self.store = store
+        self.interrupt_before_nodes = list(interrupt_before_nodes)
+        self.interrupt_after_nodes = list(interrupt_after_nodes)
+        self.debug = debug
+        self.name = name
+        self.config = config
+        self._output_set = frozenset(output_channels)
+        self._initial = pmap(
+            {k: v for k, c in spec.channels.items() if (v := c.initial()) is not MISSING}
+        )
+        self._empty = Snapshot(values=self._initial, step=-2)
+        self._state_set = frozenset(state_channels)
+
+    # -- Runnable plumbing -----------------------------------------------------------------
+
+    @property
+    def nodes(self) -> dict[str, NodeRunner]:
+        return self.runners
+
+    @property
+    def channels(self) -> Mapping[str, Any]:
+        return self.spec.channels
+
+    def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
+        base = name or self.name
+        return f"{base}{suffix}" if suffix else base
+
+    def with_config(self, config: RunnableConfig | None = None, **kwargs: Any) -> Pregel:
+        import copy
+
+        clone = copy.copy(self)
+        merged: dict[str, Any] = dict(self.config or {})
+        for key, value in {**(config or {}), **kwargs}.items():
+            if key == CONF:
+                merged[CONF] = {**merged.get(CONF, {}), **value}
+            else:
+                merged[key] = value
+        clone.config = merged  # type: ignore[assignment]
+        return clone
+
+    # -- run set-up ------------------------------------------------------------------------
+
+    def _merge_config(self, config: RunnableConfig | None) -> dict[str, Any]:
+        if not self.config:
+            return dict(config or {})
+        merged = dict(self.config)
+        for key, value in (config or {}).items():
+            if key == CONF:
+                merged[CONF] = {**merged.get(CONF, {}), **value}
+            else:
+                merged[key] = value
+        return merged
+
+    def _make_run(
+        self,
+        input: Any,
+        config: RunnableConfig | None,
+        modes: frozenset[str],
+        *,
+        context: Any,
+        interrupt_before: Any,
+        interrupt_after: Any,
+        durability: str | None,
+        writer: Any,
+    ) -> Run:
+        cfg = self._merge_config(config)
+        conf = cfg.get(CONF, {})
+        parent = conf.get(_FG_PARENT)
+        checkpointer = self.checkpointer
+        ns: tuple[str, ...] = ()
+        checkpoint_ns = ""
+        parent_resume: Any = MISSING
+        if parent is not None:
+            ns = parent["ns"]
+            checkpoint_ns = parent["checkpoint_ns"]
+            if checkpointer is None:
+                checkpointer = parent["checkpointer"]
+            elif checkpointer is True:
+                checkpointer = parent["checkpointer"]
+                checkpoint_ns = NS_SEP.join(p.split(NS_END)[0] for p in checkpoint_ns.split(NS_SEP))
+            if checkpointer is False:
+                checkpointer = None
+            durability = durability or parent["durability"]
+            parent_resume = parent.get("resume", MISSING)
+            conf = {k: v for k, v in conf.items() if k != _FG_PARENT}
+            cfg = {**cfg, CONF: conf}
+        elif checkpointer is True or checkpointer is False:
+            checkpointer = None
+        if checkpointer is not None and not (
+            conf.get("thread_id") is not None
+            or conf.get("checkpoint_ns") is not None
+            or conf.get("checkpoint_id") is not None
+        ):
+            raise ValueError(
+                "Checkpointer requires one or more of the following 'configurable' keys: "
+                "thread_id, checkpoint_ns, checkpoint_id"
+            )
+        if durability not in (None, "sync", "async", "exit"):
+            raise ValueError(f"Invalid durability {durability!r}: use 'sync', 'async' or 'exit'.")
+        if context is None and parent is not None:
+            runtime = parent["runtime"]
+        else:
+            runtime = Runtime(
+                context=coerce_context(self.context_schema, context),
+                store=self.store,
+                stream_writer=writer,
+            )
+        return Run(
+            graph=self,
+            input=input,
+            config=cfg,
+            modes=modes,
+            runtime=runtime,
+            interrupt_before=_nodes_arg(interrupt_before, self.interrupt_before_nodes),
+            interrupt_after=_nodes_arg(interrupt_after, self.interrupt_after_nodes),
+            durability=durability or "async",
+            ns=ns,
+            checkpoint_ns=checkpoint_ns,
+            checkpointer=checkpointer,
+            parent_resume=parent_resume,
+        )
+
+    # -- executing one task ----------------------------------------------------------------
+
+    def _task_config(self, run: Run, task: Task, step: int) -> dict[str, Any]:
+        base = run.config
+        conf = dict(base.get(CONF, {}))
+        task_ns = run.task_namespace(task)
+        conf["checkpoint_ns"] = task_ns
+        runner = self.runners[task.name]
+        if runner.action is not None and runner.action.is_subgraph:
+            conf[_FG_PARENT] = {
+                "checkpointer": run.checkpointer,
+                "checkpoint_ns": task_ns,
+                "ns": (*run.ns, task_ns.split(NS_SEP)[-1]),
+                "durability": run.durability,
+                "runtime": run.runtime,
+                "resume": run.resume_values(task)[-1] if run.resume_values(task) else MISSING,
+                "run": run,
+            }
+        metadata = {
+            **base.get("metadata", {}),
+            "langgraph_step": step,
+            "langgraph_node": task.name,
+            "langgraph_triggers": task.triggers,
+            "langgraph_path": task.path,
+            "langgraph_checkpoint_ns": task_ns,
+        }
+        return {**base, CONF: conf, "metadata": metadata}
+
+    def _prepare(
+        self, run: Run, task: Task, step: int
+    ) -> tuple[NodeRunner, Any, dict[str, Any], Any, Scratchpad]:
+        runner = self.runners[task.name]
+        config = self._task_config(run, task, step)
+        runtime = run.runtime
+        if run.checkpointer is not None or runtime.execution_info is not None:
+            runtime = runtime.override(
+                execution_info=ExecutionInfo(
+                    checkpoint_id=run.snapshot.id,
+                    checkpoint_ns=config[CONF]["checkpoint_ns"],
+                    task_id=task.id,
+                    thread_id=run.thread_id,
+                )
+            )
+        pad = Scratchpad(
+            interrupt_id=run.task_interrupt_id(task),
+            resume=run.resume_values(task),
+            has_checkpointer=run.checkpointer is not None,
+        )
+        return runner, runner.node_input(task), config, runtime, pad
+
+    def _finish(
+        self,
+        run: Run,
+        task: Task,
+        runner: NodeRunner,
+        output: Any,
+        cached: bool,
+        config: dict[str, Any],
+        runtime: Any,
+        branch_results: list[Any] | None,
+    ) -> TaskResult:
+        if runner.is_start:
+            result = runner.start_writes(output)
+        else:
+            result = runner.output_writes(
+                output, from_subgraph=runner.action is not None and runner.action.is_subgraph
+            )
+        if runner.branches and branch_results is None:
+            branch_results = self._route(run, task, runner, result, config, runtime)
+        if runner.branches:
+            extra = route_writes(runner, branch_results or [])
+            result = NodeOutput(
+                writes=(*result.writes, *extra), updates=result.updates, cached=cached
+            )
+        elif cached:
+            result = NodeOutput(writes=result.writes, updates=result.updates, cached=True)
+        return TaskResult(task=task, output=result)
+
+    def _route(
+        self,
+        run: Run,
+        task: Task,
+        runner: NodeRunner,
+        result: NodeOutput,
+        config: dict[str, Any],
+        runtime: Any,
+    ) -> list[Any]:
+        from foldgraph._kernel.fold import read_fresh
+        from foldgraph._shell.coerce import to_schema
+
+        node = self.spec.nodes.get(task.name)
+        reads = (
+            self.state_channels if runner.is_start or node is None else list(self.state_channels)
+        )
+        state = read_fresh(self.spec, run.snapshot, result.writes, reads)
+        out = []
+        for (_, branch), action in zip(runner.branches, runner.branch_actions, strict=True):
+            value = to_schema(branch.input_schema, state) if branch.input_schema else state
+            res = action.call(value, config, runtime)
+            if asyncio.iscoroutine(res):
+                res = _run_coroutine(res)
+            out.append(res)
+        return out
+
+    def _run_task(self, run: Run, task: Task, step: int) -> TaskResult:
+        runner, value, config, runtime, pad = self._prepare(run, task, step)
+        t1 = RUN_CONFIG.set(config)
+        t2 = RUN_RUNTIME.set(runtime)
+        t3 = SCRATCHPAD.set(pad)
+        try:
+            cached = False
+            if runner.is_start:
+                output = value
+            else:
+                output, cached = self._call_cached(runner, value, config, runtime)
+            return self._finish(run, task, runner, output, cached, config, runtime, None)
+        except GraphInterrupt as exc:
+            return TaskResult(task=task, interrupts=tuple(_with_ids(exc.interrupts, pad)))
+        except ParentCommand as exc:
+            return self._parent_command(run, task, exc)
+        except Exception as exc:
+            _note_node(exc, task.name)
+            return TaskResult(task=task, error=exc)
+        finally:
+            SCRATCHPAD.reset(t3)
+            RUN_RUNTIME.reset(t2)
+            RUN_CONFIG.reset(t1)
+
+    async def _arun_task(self, run: Run, task: Task, step: int) -> TaskResult:
+        runner, value, config, runtime, pad = self._prepare(run, task, step)
+        t1 = RUN_CONFIG.set(config)
+        t2 = RUN_RUNTIME.set(runtime)
+        t3 = SCRATCHPAD.set(pad)
+        try:
+            cached = False
+            if runner.is_start:
+                output = value
+            else:
+                output, cached = await self._acall_cached(runner, value, config, runtime)
+            branch_results = None
+            if runner.branches:
+                branch_results = await self._aroute(run, task, runner, output, config, runtime)
+            return self._finish(run, task, runner, output, cached, config, runtime, branch_results)
+        except GraphInterrupt as exc:
+            return TaskResult(task=task, interrupts=tuple(_with_ids(exc.interrupts, pad)))
+        except ParentCommand as exc:
+            return self._parent_command(run, task, exc)
+        except Exception as exc:
+            _note_node(exc, task.name)
+            return TaskResult(task=task, error=exc)
+        finally:
+            SCRATCHPAD.reset(t3)
+            RUN_RUNTIME.reset(t2)
+            RUN_CONFIG.reset(t1)
+
+    async def _aroute(
+        self,
+        run: Run,
+        task: Task,
+        runner: NodeRunner,
+        output: Any,
+        config: dict[str, Any],
+        runtime: Any,
+    ) -> list[Any]:
+        from foldgraph._kernel.fold import read_fresh
+        from foldgraph._shell.coerce import to_schema
+
+        result = (
+            runner.start_writes(output)
+            if runner.is_start
+            else runner.output_writes(
+                output, from_subgraph=bool(runner.action and runner.action.is_subgraph)
+            )
+        )
+        state = read_fresh(self.spec, run.snapshot, result.writes, self.state_channels)
+        out = []
+        for (_, branch), action in zip(runner.branches, runner.branch_actions, strict=True):
+            value = to_schema(branch.input_schema, state) if branch.input_schema else state
+            if action.is_async or action.is_runnable:
+                out.append(await action.acall(value, config, runtime))
+            else:
+                out.append(action.call(value, config, runtime))
+        return out
+
+    def _parent_command(self, run: Run, task: Task, exc: ParentCommand) -> TaskResult:
+        command = exc.command
+        parent = run.config.get(CONF, {}).get(_FG_PARENT)
+        del parent
+        # A Command(graph=PARENT) raised by a node of *this* graph's child: apply it here.
+        runner = self.runners[task.name]
+        if runner.action is not None and runner.action.is_subgraph:
+            routed = Command(update=command.update, goto=command.goto)
+            try:
+                return TaskResult(task=task, output=runner.output_writes(routed))
+            except Exception as err:
+                return TaskResult(task=task, error=err)
+        return TaskResult(task=task, parent_command=exc)
+
+    def _call_cached(
+        self, runner: NodeRunner, value: Any, config: dict[str, Any], runtime: Any
+    ) -> tuple[Any, bool]:
+        key = runner.cache_key(value) if self.cache is not None else None
+        if key is not None:
+            hit = self.cache.get([key])
+            if key in hit:
+                return hit[key], True
+        output = runner.call(value, config, runtime)
+        if key is not None:
+            self.cache.set({key: (output, runner.cache_policy.ttl)})
+        return output, False
+
+    async def _acall_cached(
+        self, runner: NodeRunner, value: Any, config: dict[str, Any], runtime: Any
+    ) -> tuple[Any, bool]:
+        key = runner.cache_key(value) if self.cache is not None else None
+        if key is not None:
+            hit = self.cache.get([key])
+            if key in hit:
+                return hit[key], True
+        output = await runner.acall(value, config, runtime)
+        if key is not None:
+            self.cache.set({key: (output, runner.cache_policy.ttl)})
+        return output, False
+
+    # -- drivers ---------------------------------------------------------------------------
+
+    def _drive(self, run: Run, custom: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
+        gen = run.steps()
+        send: Any = None
+        max_workers = run.config.get("max_concurrency")
+        pool: concurrent.futures.ThreadPoolExecutor | None = None
+        try:
+            while True:
+                try:
+                    item = gen.send(send)
+                except StopIteration:
+                    break
+                send = None
+                if isinstance(item, Emit):
+                    yield item
+                    continue
+                tasks = item.tasks
+                if len(tasks) == 1 and custom is None:
+                    send = {tasks[0].id: self._run_task(run, tasks[0], item.step)}
+                    continue
+                if pool is None:
+                    pool = concurrent.futures.ThreadPoolExecutor(
+                        max_workers=max_workers or min(32, max(4, len(tasks)))
+                    )
+                futures = {
+                    pool.submit(
+                        contextvars.copy_context().run, self._run_task, run, t, item.step
+                    ): t
+                    for t in tasks
+                }
+                if custom is not None:
+                    pending = set(futures)
+                    while pending:
+                        _, pending = concurrent.futures.wait(
+                            pending, timeout=0.01, return_when=concurrent.futures.FIRST_COMPLETED
+                        )
+                        yield from _drain(custom, run)
+                    yield from _drain(custom, run)
+                send = {futures[f].id: f.result() for f in futures}
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True)
+            gen.close()
+
+    async def _adrive(self, run: Run, custom: asyncio.Queue[Any] | None) -> AsyncIterator[Emit]:
+        gen = run.steps()
+        send: Any = None
+        limit = run.config.get("max_concurrency")
+        semaphore = asyncio.Semaphore(limit) if limit else None
+
+        async def one(task: Task, step: int) -> TaskResult:
+            if semaphore is None:
+                return await self._arun_task(run, task, step)
+            async with semaphore:
+                return await self._arun_task(run, task, step)
+
+        try:
+            while True:
+                try:
+                    item = gen.send(send)
+                except StopIteration:
+                    break
+                send = None
+                if isinstance(item, Emit):
+                    yield item
+                    continue
+                if custom is None:
+                    results = await asyncio.gather(*(one(t, item.step) for t in item.tasks))
+                else:
+                    gathered = asyncio.ensure_future(
+                        asyncio.gather(*(one(t, item.step) for t in item.tasks))
+                    )
+                    while not gathered.done():
+                        await asyncio.wait({gathered}, timeout=0.01)
+                        while not custom.empty():
+                            yield Emit(run.ns, "custom", custom.get_nowait())
+                    while not custom.empty():
+                        yield Emit(run.ns, "custom", custom.get_nowait())
+                    results = gathered.result()
+                send = {r.task.id: r for r in results}
+        finally:
+            gen.close()
+
+    # -- public running API ------------------------------------------------------------------
+
+    def stream(
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: str | Sequence[str] | None = None,
+        print_mode: str | Sequence[str] = (),
+        output_keys: str | Sequence[str] | None = None,
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        durability: str | None = None,
+        subgraphs: bool = False,
+        debug: bool | None = None,
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        """Run the graph, yielding chunks of the requested stream mode(s) as they happen."""
+        modes, single = self._modes(stream_mode, config)
+        custom: queue.SimpleQueue[Any] | None = queue.SimpleQueue() if "custom" in modes else None
+        writer = custom.put if custom is not None else _no_writer
+        run = self._make_run(
+            input,
+            config,
+            modes,
+            context=context,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            durability=durability,
+            writer=writer,
+        )
+        parent_run = _parent_run(config)
+        for emit in self._drive(run, custom):
+            chunk = self._shape(emit, single, subgraphs, output_keys)
+            if chunk is _SKIP:
+                continue
+            if parent_run is not None and emit.ns:
+                parent_run_forward(parent_run, emit)
+            yield chunk
+
+    async def astream(
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: str | Sequence[str] | None = None,
+        print_mode: str | Sequence[str] = (),
+        output_keys: str | Sequence[str] | None = None,
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        durability: str | None = None,
+        subgraphs: bool = False,
+        debug: bool | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        """Async twin of `stream`."""
+        modes, single = self._modes(stream_mode, config)
+        custom: asyncio.Queue[Any] | None = asyncio.Queue() if "custom" in modes else None
+        writer = custom.put_nowait if custom is not None else _no_writer
+        run = self._make_run(
+            input,
+            config,
+            modes,
+            context=context,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            durability=durability,
+            writer=writer,
+        )
+        async for emit in self._adrive(run, custom):
+            chunk = self._shape(emit, single, subgraphs, output_keys)
+            if chunk is _SKIP:
+                continue
+            yield chunk
+
+    def invoke(
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: str = "values",
+        print_mode: str | Sequence[str] = (),
+        output_keys: str | Sequence[str] | None = None,
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        durability: str | None = None,
+        version: str = "v1",
+        **kwargs: Any,
+    ) -> Any:
+        """Run the graph to the end and return its output (or the chunks of `stream_mode`)."""
+        if stream_mode != "values":
+            return list(
+                self.stream(
+                    input,
+                    config,
+                    context=context,
+                    stream_mode=stream_mode,
+                    output_keys=output_keys,
+                    interrupt_before=interrupt_before,
+                    interrupt_after=interrupt_after,
+                    durability=durability,
+                    **kwargs,
+                )
+            )
+        run = self._make_run(
+            input,
+            config,
+            frozenset(),
+            context=context,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            durability=durability,
+            writer=_no_writer,
+        )
+        for _ in self._drive(run, None):
+            pass
+        return self._invoke_output(run, output_keys, version)
+
+    async def ainvoke(
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: str = "values",
+        print_mode: str | Sequence[str] = (),
+        output_keys: str | Sequence[str] | None = None,
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        durability: str | None = None,
+        version: str = "v1",
+        **kwargs: Any,
+    ) -> Any:
+        """Async twin of `invoke`."""
+        if stream_mode != "values":
+            return [
+                c
+                async for c in self.astream(
+                    input,
+                    config,
+                    context=context,
+                    stream_mode=stream_mode,
+                    output_keys=output_keys,
+                    interrupt_before=interrupt_before,
+                    interrupt_after=interrupt_after,
+                    durability=durability,
+                    **kwargs,
+                )
+            ]
+        run = self._make_run(
+            input,
+            config,
+            frozenset(),
+            context=context,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            durability=durability,
+            writer=_no_writer,
+        )
+        async for _ in self._adrive(run, None):
+            pass
+        return self._invoke_output(run, output_keys, version)
+
+    def _invoke_output(self, run: Run, output_keys: Any, version: str) -> Any:
+        from foldgraph.types import GraphOutput
+
+        values = (
+            self._output_values(run.snapshot, output_keys)
+            if run.emitted_values or run.snapshot.step >= 0
+            else None
+        )
+        if run.snapshot is not None and run.snapshot.step < 0 and not run.emitted_values:
+            values = None
+        if version == "v2":
+            return GraphOutput(value=values, interrupts=tuple(run.interrupts))
+        if run.interrupts:
+            out = dict(values) if isinstance(values, dict) else {}
+            out["__interrupt__"] = list(run.interrupts)
+            return out
+        return values
+
+    # -- shaping ---------------------------------------------------------------------------
+
+    def _modes(self, stream_mode: Any, config: Any) -> tuple[frozenset[str], str | None]:
+        if stream_mode is None:
+            parent = (config or {}).get(CONF, {}).get(_FG_PARENT) if config else None
+            stream_mode = "values" if parent is not None else self.stream_mode
+        if isinstance(stream_mode, str):
+            modes = [stream_mode]
+            single: str | None = stream_mode
+        else:
+            modes = list(stream_mode)
+            single = None
+        for mode in modes:
+            if mode not in _ALL_MODES:
+                raise ValueError(f"Unknown stream_mode {mode!r}: use one of {sorted(_ALL_MODES)}.")
+        if "messages" in modes:
+            raise NotImplementedError(
+                "stream_mode='messages' is not supported by foldgraph yet; use 'updates' "
+                "or 'values' and read messages from the state."
+            )
+        return frozenset(modes), single
+
+    def _shape(self, emit: Emit, single: str | None, subgraphs: bool, output_keys: Any) -> Any:
+        if emit.ns and not subgraphs:
+            return _SKIP
+        if single is not None and emit.mode != single:
+            return _SKIP
+        payload = emit.payload
+        if emit.mode == "values" and output_keys is not None and isinstance(payload, dict):
+            keys = [output_keys] if isinstance(output_keys, str) else list(output_keys)
+            if isinstance(output_keys, str) and "__interrupt__" not in payload:
+                payload = payload.get(output_keys)
+            else:
+                payload = {k: v for k, v in payload.items() if k in keys or k == "__interrupt__"}
+        if single is not None:
+            return (emit.ns, payload) if subgraphs else payload
+        return (emit.ns, emit.mode, payload) if subgraphs else (emit.mode, payload)
+
+    def _output_values(self, snapshot: Snapshot, output_keys: Any = None) -> Any:
+        channels = self.spec.channels
+        values = snapshot.values
+        if output_keys is None:
+            keys: Sequence[str] = self.output_channels
+        elif isinstance(output_keys, str):
+            stored = values.get(output_keys, MISSING)
+            return None if stored is MISSING else channels[output_keys].output(stored)
+        else:
+            keys = output_keys
+        out = {}
+        for key in keys:
+            stored = values.get(key, MISSING)
+            if stored is not MISSING:
+                out[key] = channels[key].output(stored)
+        return out
+
+    def _input_update_writes(self, command: Command[Any]) -> list[tuple[str, Any]]:
+        pairs = command._update_as_tuples()
+        writable = set(self.spec.channels)
+        unknown = [k for k, _ in pairs if k not in writable]
+        if unknown:
+            raise InvalidUpdateError(
+                f"Command(update=...) names unknown state key(s) {unknown}; the graph's "
+                f"state has keys {self.state_channels}."
+            )
+        return list(pairs)
+
+    # -- checkpoints <-> snapshots ------------------------------------------------------------
+
+    def _checkpoint_of(self, snapshot: Snapshot) -> dict[str, Any]:
+        values = snapshot.values
+        untracked = [k for k, c in self.spec.channels.items() if not c.checkpointed and k in values]
+        if untracked:
+            ev = values.evolver()
+            for k in untracked:
+                del ev[k]
+            values = ev.persistent()
+        return {
+            "v": 4,
+            "id": snapshot.id,
+            "ts": snapshot.created_at,
+            "channel_values": values,
+            "channel_versions": snapshot.versions,
+            "versions_seen": snapshot.seen,
+            "updated_channels": sorted(snapshot.updated),
+        }
+
+    def _snapshot_of(self, saved: Any) -> Snapshot:
+        cp = saved.checkpoint
+        seen = cp.get("versions_seen", {})
+        if not hasattr(seen, "evolver"):
+            seen = pmap({k: as_pmap(v) for k, v in seen.items()})
+        parent = (saved.parent_config or {}).get(CONF, {}).get("checkpoint_id")
+        values = as_pmap(cp.get("channel_values", {}))
+        missing = [k for k in self._initial if k not in values]
+        if missing:
+            values = values.update({k: self._initial[k] for k in missing})
+        return Snapshot(
+            values=values,
+            versions=as_pmap(cp.get("channel_versions", {})),
+            seen=seen,
+            step=(saved.metadata or {}).get("step", -1),
+            updated=frozenset(cp.get("updated_channels") or ()),
+            id=cp["id"],
+            parent_id=parent,
+            metadata=dict(saved.metadata or {}),
+            created_at=cp.get("ts", ""),
+        )
+
+    def _state_snapshot(
+        self,
+        snapshot: Snapshot,
+        pending: Mapping[str, list[tuple[str, Any]]],
+        checkpoint_ns: str,
+        thread_id: Any,
+        *,
+        apply_pending: bool = False,
+        child_results: Mapping[str, Any] | None = None,
+        subgraphs: bool = False,
+    ) -> StateSnapshot:
+        tasks = plan(self.spec, snapshot, snapshot.step + 1 + 10**9)
+        shown = snapshot
+        finished: list[tuple[Task, list[tuple[str, Any]]]] = []
+        for t in tasks:
+            writes = pending.get(t.id)
+            if writes and any(c not in (INTERRUPT, ERROR, "__resume__") for c, _ in writes):
+                finished.append((t, writes))
+        if apply_pending and finished and len(finished) == len(tasks):
+            shown = apply(self.spec, snapshot, finished)
+            tasks = plan(self.spec, shown, shown.step + 1 + 10**9)
+            pending = {}
+        values = self._values_of(shown)
+        config = {
+            CONF: {
+                "thread_id": thread_id,
+                "checkpoint_ns": checkpoint_ns,
+                "checkpoint_id": snapshot.id,
+            }
+        }
+        parent_config = (
+            {
+                CONF: {
+                    "thread_id": thread_id,
+                    "checkpoint_ns": checkpoint_ns,
+                    "checkpoint_id": snapshot.parent_id,
+                }
+            }
+            if snapshot.parent_id
+            else None
+        )
+        pregel_tasks = []
+        interrupts: list[Interrupt] = []
+        done_ids = {t.id for t, _ in finished} if apply_pending else set()
+        for t in tasks:
+            writes = pending.get(t.id, [])
+            error = next((v for c, v in writes if c == ERROR), None)
+            task_interrupts: tuple[Interrupt, ...] = tuple(
+                i for c, v in writes if c == INTERRUPT for i in v
+            )
+            interrupts.extend(task_interrupts)
+            result = None
+            if child_results is not None and t.id in child_results:
+                result = child_results[t.id]
+            elif writes and t.id not in done_ids:
+                state_writes = {c: v for c, v in writes if c in self._state_set}
+                result = _plain_dict(state_writes) if state_writes else None
+            state = None
+            runner = self.runners.get(t.name)
+            if runner is not None and runner.action is not None and runner.action.is_subgraph:
+                sub_ns = f"{checkpoint_ns}{NS_SEP if checkpoint_ns else ''}{t.name}{NS_END}{t.id}"
+                sub_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": sub_ns}}
+                state = sub_config
+                if subgraphs:
+                    sub = runner.action.target
+                    sub_cp = (
+                        sub.checkpointer
+                        if sub.checkpointer not in (None, True, False)
+                        else self.checkpointer
+                    )
+                    saved = sub_cp.get_tuple(sub_config) if sub_cp is not None else None
+                    if saved is not None:
+                        state = sub._state_from_tuple(
+                            saved, sub_ns, thread_id, apply_pending=True, subgraphs=True
+                        )
+            pregel_tasks.append(
+                PregelTask(
+                    id=t.id,
+                    name=t.name,
+                    path=t.path,
+                    error=_as_error(error),
+                    interrupts=task_interrupts,
+                    state=state,
+                    result=result,
+                )
+            )
+        next_nodes = tuple(
+            t.name
+            for t in tasks
+            if not (apply_pending and (t.id in done_ids or _has_result(pending.get(t.id))))
+        )
+        return StateSnapshot(
+            values=values,
+            next=next_nodes,
+            config=config,
+            metadata=dict(snapshot.metadata) if snapshot.metadata else None,
+            created_at=snapshot.created_at or None,
+            parent_config=parent_config,
+            tasks=tuple(pregel_tasks),
+            interrupts=tuple(interrupts),
+        )
+
+    def _values_of(self, snapshot: Snapshot) -> dict[str, Any]:
+        channels = self.spec.channels
+        out = {}
+        for key in self.state_channels:
+            stored = snapshot.values.get(key, MISSING)
+            if stored is not MISSING:
+                out[key] = channels[key].output(stored)
+        return out
+
+    def _state_from_tuple(
+        self,
+        saved: Any,
+        checkpoint_ns: str,
+        thread_id: Any,
+        *,
+        apply_pending: bool,
+        subgraphs: bool = False,
+        child_results: Mapping[str, Any] | None = None,
+    ) -> StateSnapshot:
+        snapshot = self._snapshot_of(saved)
+        pending: dict[str, list[tuple[str, Any]]] = {}
+        for tid, chan, val in saved.pending_writes or ():
+            pending.setdefault(tid, []).append((chan, val))
+        return self._state_snapshot(
+            snapshot,
+            pending,
+            checkpoint_ns,
+            thread_id,
+            apply_pending=apply_pending,
+            subgraphs=subgraphs,
+            child_results=child_results,
+        )
+
+    # state API lives in a mixin module to keep this file about running
+    from foldgraph.pregel._state_api import (
+        abulk_update_state,
+        aget_state,
+        aget_state_history,
+        aupdate_state,
+        bulk_update_state,
+        get_state,
+        get_state_history,
+        update_state,
+    )
+
+
+class _Skip:
+    pass
+
+
+_SKIP = _Skip()
+
+
+def _no_writer(_chunk: Any) -> None:
+    return None
+
+
+def _nodes_arg(value: Any, default: Sequence[str]) -> list[str]:
+    if value is None:
+        return list(default)
+    if isinstance(value, str):
+        return [value]
+    return list(value)
+
+
+def _drain(custom: queue.SimpleQueue[Any], run: Run) -> Iterator[Emit]:
+    while True:
+        try:
+            item = custom.get_nowait()
+        except queue.Empty:
+            return
+        yield Emit(run.ns, "custom", item)
+
+
+def _with_ids(interrupts: Sequence[Any], pad: Scratchpad) -> list[Interrupt]:
+    out = []
+    for i in interrupts:
+        if isinstance(i, Interrupt) and i.id == "placeholder-id":
+            out.append(Interrupt(value=i.value, id=pad.interrupt_id))
+        else:
+            out.append(i)
+    return out
+
+
+def _note_node(exc: BaseException, node: str) -> None:
+    try:
+        if not any(
+            note.startswith("During task with name") for note in getattr(exc, "__notes__", [])
+        ):
+            exc.add_note(f"During task with name '{node}'")
+    except Exception:
+        pass
+
+
+def _as_error(error: Any) -> Any:
+    if error is None or isinstance(error, BaseException):
+        return error
+    return _StoredError(str(error))
+
+
+class _StoredError(Exception):
+    """An error recorded in a checkpoint, shown in `StateSnapshot.tasks[i].error`."""
+
+    def __repr__(self) -> str:
+        return str(self.args[0])
+
+
+def _has_result(writes: Any) -> bool:
+    if not writes:
+        return False
+    return any(c not in (INTERRUPT, ERROR, "__resume__") for c, _ in writes)
+
+
+def _plain_dict(d: Mapping[str, Any]) -> dict[str, Any]:
+    from foldgraph._kernel.frozen import thaw
+
+    return {k: thaw(v) for k, v in d.items()}
+
+
+def _run_coroutine(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def _parent_run(config: Any) -> Any:
+    return None
+
+
+def parent_run_forward(parent_run: Any, emit: Emit) -> None:
+    return None
+
+
+_ = START

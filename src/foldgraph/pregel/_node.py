@@ -1,0 +1,294 @@
+"""A node as the runner sees it: call it, then turn what it returned into channel writes."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from foldgraph._kernel.frozen import FrozenDict, FrozenList, thaw
+from foldgraph._kernel.snapshot import Task
+from foldgraph._shell.coerce import object_fields, to_schema
+from foldgraph._shell.node import NodeAction, action_for
+from foldgraph.constants import END, START, TASKS
+from foldgraph.errors import (
+    ErrorCode,
+    GraphBubbleUp,
+    InvalidUpdateError,
+    ParentCommand,
+    create_error_message,
+)
+from foldgraph.graph._branch import Branch
+from foldgraph.types import CachePolicy, Command, RetryPolicy, Send
+
+__all__ = ["NodeOutput", "NodeRunner"]
+
+Writes = list[tuple[str, Any]]
+
+
+@attrs.frozen(slots=True)
+class NodeOutput:
+    """What one task produced: channel writes, and the per-item updates for the stream."""
+
+    writes: tuple[tuple[str, Any], ...]
+    updates: tuple[dict[str, Any], ...] = ()
+    cached: bool = False
+
+    def update_chunk(self) -> Any:
+        """The value shown under the node's name in the `updates` stream."""
+        if not self.updates:
+            return None
+        if len(self.updates) == 1:
+            return {k: thaw(v) for k, v in self.updates[0].items()}
+        return [{k: thaw(v) for k, v in u.items()} for u in self.updates]
+
+
+def _retry_matches(policy: RetryPolicy, exc: Exception) -> bool:
+    retry_on = policy.retry_on
+    if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
+        return isinstance(exc, retry_on)
+    if isinstance(retry_on, Sequence):
+        return isinstance(exc, tuple(retry_on))
+    return bool(retry_on(exc))
+
+
+def _next_interval(policy: RetryPolicy, attempt: int) -> float:
+    interval = min(
+        policy.max_interval, policy.initial_interval * (policy.backoff_factor ** (attempt - 1))
+    )
+    if policy.jitter:
+        interval += random.uniform(0, 1)
+    return interval
+
+
+@attrs.frozen(slots=True)
+class NodeRunner:
+    """Everything the runner needs to execute one node and route after it."""
+
+    name: str
+    action: NodeAction | None
+    input_schema: Any = None
+    writable: frozenset[str] = frozenset()
+    managed_keys: frozenset[str] = frozenset()
+    static_writes: tuple[tuple[str, Any], ...] = ()
+    branches: tuple[tuple[str, Branch], ...] = ()
+    state_keys: tuple[str, ...] = ()
+    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
+    cache_policy: CachePolicy | None = None
+    metadata: Mapping[str, Any] = attrs.field(factory=dict)
+    input_keys: tuple[str, ...] = ()
+    node_names: frozenset[str] = frozenset()
+    branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
+
+    @classmethod
+    def for_start(
+        cls,
+        *,
+        input_keys: tuple[str, ...],
+        static_writes: tuple[tuple[str, Any], ...],
+        branches: tuple[tuple[str, Branch], ...],
+        state_keys: tuple[str, ...],
+    ) -> NodeRunner:
+        return cls(
+            name=START,
+            action=None,
+            input_keys=input_keys,
+            static_writes=static_writes,
+            branches=branches,
+            state_keys=state_keys,
+        )
+
+    def with_nodes(self, names: frozenset[str]) -> NodeRunner:
+        return attrs.evolve(
+            self,
+            node_names=names,
+            branch_actions=tuple(action_for(b.path, n) for n, b in self.branches),
+        )
+
+    @property
+    def is_start(self) -> bool:
+        return self.action is None
+
+    @property
+    def retry_policies(self) -> tuple[RetryPolicy, ...]:
+        if self.retry_policy is None:
+            return ()
+        if isinstance(self.retry_policy, RetryPolicy):
+            return (self.retry_policy,)
+        return tuple(self.retry_policy)
+
+    # -- input ------------------------------------------------------------------------------
+
+    def node_input(self, task: Task) -> Any:
+        if task.is_push:
+            return task.input
+        if self.is_start:
+            return task.input.get(START)
+        return to_schema(self.input_schema, task.input)
+
+    # -- calling ----------------------------------------------------------------------------
+
+    def call(self, value: Any, config: dict[str, Any], runtime: Any) -> Any:
+        assert self.action is not None
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return self.action.call(value, config, runtime)
+            except GraphBubbleUp:
+                raise
+            except Exception as exc:
+                policy = next((p for p in self.retry_policies if _retry_matches(p, exc)), None)
+                if policy is None or attempt >= policy.max_attempts:
+                    raise
+                time.sleep(_next_interval(policy, attempt))
+
+    async def acall(self, value: Any, config: dict[str, Any], runtime: Any) -> Any:
+        assert self.action is not None
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return await self.action.acall(value, config, runtime)
+            except GraphBubbleUp:
+                raise
+            except Exception as exc:
+                policy = next((p for p in self.retry_policies if _retry_matches(p, exc)), None)
+                if policy is None or attempt >= policy.max_attempts:
+                    raise
+                await asyncio.sleep(_next_interval(policy, attempt))
+
+    def cache_key(self, value: Any) -> tuple[tuple[str, ...], str] | None:
+        if self.cache_policy is None:
+            return None
+        raw = self.cache_policy.key_func(value)
+        digest = hashlib.blake2b(
+            raw if isinstance(raw, bytes) else str(raw).encode(), digest_size=16
+        ).hexdigest()
+        return (("__node_cache__", self.name), digest)
+
+    # -- output -----------------------------------------------------------------------------
+
+    def start_writes(self, value: Any) -> NodeOutput:
+        """The input, written to the input channels, plus the edges leaving START."""
+        if value is None:
+            pairs: dict[str, Any] = {}
+        elif isinstance(value, Mapping):
+            pairs = {k: value[k] for k in self.input_keys if k in value}
+        else:
+            fields = object_fields(value)
+            if fields is None:
+                raise InvalidUpdateError(
+                    f"Expected dict, got {value!r}: the graph input must be a mapping (or an "
+                    "instance of the input schema) with the input keys "
+                    f"{list(self.input_keys)}."
+                )
+            pairs = {k: v for k, v in fields.items() if k in self.input_keys}
+        return NodeOutput(
+            writes=(*pairs.items(), *self.static_writes),
+            updates=(pairs,) if pairs else (),
+        )
+
+    def output_writes(self, output: Any, *, from_subgraph: bool = False) -> NodeOutput:
+        """Channel writes for what a node returned (dict, schema instance, Command, list)."""
+        updates: list[dict[str, Any]] = []
+        writes: Writes = []
+        if output is None:
+            pass
+        elif isinstance(output, Command):
+            self._command(output, writes, updates)
+        elif isinstance(output, Mapping):
+            updates.append(self._checked(output, from_subgraph))
+        elif (
+            isinstance(output, list | tuple)
+            and output
+            and any(isinstance(item, Command) for item in output)
+        ):
+            for item in output:
+                if isinstance(item, Command):
+                    self._command(item, writes, updates)
+                elif item is not None:
+                    sub = self.output_writes(item, from_subgraph=from_subgraph)
+                    updates.extend(sub.updates)
+        else:
+            fields = object_fields(output)
+            if fields is None:
+                raise InvalidUpdateError(
+                    create_error_message(
+                        message=f"Expected dict, got {output}",
+                        error_code=ErrorCode.INVALID_GRAPH_NODE_RETURN_VALUE,
+                    )
+                )
+            updates.append(self._checked(fields, from_subgraph=True))
+        state_writes = [pair for update in updates for pair in update.items()]
+        return NodeOutput(
+            writes=(*state_writes, *writes, *self.static_writes),
+            updates=tuple(u for u in updates if u),
+        )
+
+    def _checked(self, update: Mapping[str, Any], from_subgraph: bool) -> dict[str, Any]:
+        if isinstance(update, FrozenDict | dict) and all(k in self.writable for k in update):
+            return dict(update)
+        unknown = [k for k in update if k not in self.writable and k not in self.managed_keys]
+        if unknown and not from_subgraph:
+            raise InvalidUpdateError(
+                f"Node '{self.name}' returned an update for unknown state key(s) "
+                f"{', '.join(repr(k) for k in unknown)}; the graph's state has keys "
+                f"{sorted(self.writable)}. Declare the key in the state schema (or in a schema "
+                "a node reads), or stop returning it."
+            )
+        return {k: v for k, v in update.items() if k in self.writable}
+
+    def _command(
+        self, command: Command[Any], writes: Writes, updates: list[dict[str, Any]]
+    ) -> None:
+        if command.graph == Command.PARENT:
+            raise ParentCommand(command)
+        if command.graph is not None:
+            raise InvalidUpdateError(
+                f"Node '{self.name}' returned Command(graph={command.graph!r}); only "
+                "Command.PARENT (or None, for this graph) is supported."
+            )
+        pairs = command._update_as_tuples()
+        if pairs:
+            updates.append(self._checked(dict(pairs), from_subgraph=False))
+        for goto in command._gotos():
+            writes.extend(self.goto_writes(goto, "Command.goto"))
+
+    def goto_writes(self, target: Any, what: str) -> Writes:
+        if isinstance(target, Send):
+            if target.node not in self.node_names:
+                raise InvalidUpdateError(
+                    f"Node '{self.name}' sent to unknown node '{target.node}' via {what}; "
+                    f"known nodes: {sorted(self.node_names)}."
+                )
+            return [(TASKS, target)]
+        if target == END:
+            return []
+        if not isinstance(target, str) or target not in self.node_names:
+            raise InvalidUpdateError(
+                f"'{self.name}' routed to unknown node {target!r} via {what}; known nodes: "
+                f"{sorted(self.node_names)}. Route to one of them or to END."
+            )
+        return [(f"branch:to:{target}", None)]
+
+
+def route_writes(runner: NodeRunner, results: Sequence[Any]) -> Writes:
+    """Writes for the destinations chosen by each conditional edge of a node."""
+    writes: Writes = []
+    for (_, branch), result in zip(runner.branches, results, strict=True):
+        for dest in branch.destinations(result, runner.name):
+            writes.extend(runner.goto_writes(dest, "a conditional edge"))
+    return writes
+
+
+def as_plain(value: Any) -> Any:
+    """Thaw a view for the caller; leave other values alone."""
+    if isinstance(value, FrozenDict | FrozenList):
+        return thaw(value)
+    return value
