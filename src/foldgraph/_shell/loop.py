@@ -113,7 +113,14 @@ class Run:
     checkpoint_ns: str = ""
     checkpointer: Any = None
     parent_resume: Any = MISSING
+    nested: bool = False
+    stateful_child: bool = False
+    parent_sink: list[Emit] | None = None
+    subgraphs: bool = False
     # filled while running
+    child_sink: list[Emit] = dataclasses.field(default_factory=list)
+    resumed: dict[str, Any] = dataclasses.field(default_factory=dict)
+    parent_command: Any = None
     snapshot: Snapshot = EMPTY
     interrupts: list[Interrupt] = dataclasses.field(default_factory=list)
     emitted_values: bool = False
@@ -249,6 +256,10 @@ class Run:
         loaded = self._load()
         value = self.input
         self._saved_from = self.snapshot.id or None
+        if self.nested and loaded and not self.stateful_child:
+            # The parent re-runs this subgraph's task after an interrupt or failure:
+            # continue the subgraph where it stopped instead of starting again.
+            value = None
         is_resume = value is None or isinstance(value, Command)
         if not is_resume:
             if self.checkpointer is None:
@@ -345,7 +356,7 @@ class Run:
                 t = by_id.get(iid)
                 if t is None:
                     continue
-                self._add_resume(t, val)
+                self._add_resume(t, val, resume)
             return
         if len(waiting) > 1:
             raise RuntimeError(
@@ -354,9 +365,10 @@ class Run:
                 "get_state(config).interrupts."
             )
         for t in waiting:
-            self._add_resume(t, resume)
+            self._add_resume(t, resume, resume)
 
-    def _add_resume(self, task: Task, value: Any) -> None:
+    def _add_resume(self, task: Task, value: Any, raw: Any) -> None:
+        self.resumed[task.id] = raw
         writes = self._pending.setdefault(task.id, [])
         previous = next((v for c, v in writes if c == RESUME), None)
         values = [*(previous or ()), value]
@@ -389,7 +401,6 @@ class Run:
                 task_writes.append((t, [(c, v) for c, v in writes if c not in (RESUME,)]))
                 continue
             if result.parent_command is not None:
-                self.parent_command = result.parent_command  # type: ignore[attr-defined]
                 errors.append(result)
                 continue
             if result.error is not None:
@@ -417,7 +428,9 @@ class Run:
                 if r.error is not None:
                     self.save_writes(snapshot, r.task, [(ERROR, _error_repr(r.error))])
             if first.parent_command is not None:
-                return "parent"
+                if self.nested:
+                    raise first.parent_command
+                raise InvalidUpdateError("There is no parent graph")
             assert first.error is not None
             raise first.error
         if interrupted:

@@ -48,12 +48,7 @@ class NodeAction:
     is_async: bool = False
     is_runnable: bool = False
     inject: tuple[str, ...] = ()
-
-    @property
-    def is_subgraph(self) -> bool:
-        from foldgraph.pregel import Pregel
-
-        return isinstance(self.target, Pregel)
+    is_subgraph: bool = False
 
     def _kwargs(self, config: dict[str, Any], runtime: Any) -> dict[str, Any]:
         kwargs: dict[str, Any] = {}
@@ -98,11 +93,11 @@ class NodeAction:
 def action_for(obj: Any, name: str) -> NodeAction:
     """Normalise a node given to `add_node`."""
     if isinstance(obj, Runnable):
-        from langchain_core.runnables import RunnableLambda
+        from foldgraph.pregel import Pregel
 
-        if isinstance(obj, RunnableLambda) and not _wants_config_only(obj):
-            pass
-        return NodeAction(name=name, target=obj, is_runnable=True)
+        return NodeAction(
+            name=name, target=obj, is_runnable=True, is_subgraph=isinstance(obj, Pregel)
+        )
     if not callable(obj):
         raise TypeError(
             f"Node '{name}' must be a function, a coroutine function or a Runnable; "
@@ -114,7 +109,3 @@ def action_for(obj: Any, name: str) -> NodeAction:
         is_async=_is_async_callable(obj),
         inject=_injections(obj),
     )
-
-
-def _wants_config_only(_: Any) -> bool:
-    return False

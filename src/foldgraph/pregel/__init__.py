@@ -34,7 +34,7 @@ from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 __all__ = ["NodeRunner", "Pregel"]
 
 _ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages"})
-_FG_PARENT = "__fg_parent__"
+_FG_TASK = "__fg_task__"
 
 
 class Pregel(Runnable[Any, Any]):
@@ -139,24 +139,37 @@ class Pregel(Runnable[Any, Any]):
     ) -> Run:
         cfg = self._merge_config(config)
         conf = cfg.get(CONF, {})
-        parent = conf.get(_FG_PARENT)
+        parent_ref = conf.get(_FG_TASK)
+        if parent_ref is None:
+            outer = RUN_CONFIG.get()
+            if outer is not None:
+                parent_ref = outer.get(CONF, {}).get(_FG_TASK)
         checkpointer = self.checkpointer
         ns: tuple[str, ...] = ()
         checkpoint_ns = ""
         parent_resume: Any = MISSING
-        if parent is not None:
-            ns = parent["ns"]
-            checkpoint_ns = parent["checkpoint_ns"]
+        stateful_child = False
+        sink = None
+        parent_run = None
+        if parent_ref is not None:
+            parent_run, parent_task = parent_ref
+            ns = (*parent_run.ns, f"{parent_task.name}{NS_END}{parent_task.id}")
+            checkpoint_ns = parent_run.task_namespace(parent_task)
             if checkpointer is None:
-                checkpointer = parent["checkpointer"]
+                checkpointer = parent_run.checkpointer
             elif checkpointer is True:
-                checkpointer = parent["checkpointer"]
-                checkpoint_ns = NS_SEP.join(p.split(NS_END)[0] for p in checkpoint_ns.split(NS_SEP))
+                checkpointer = parent_run.checkpointer
+                stateful_child = True
+                checkpoint_ns = NS_SEP.join(
+                    part.split(NS_END)[0] for part in checkpoint_ns.split(NS_SEP)
+                )
             if checkpointer is False:
                 checkpointer = None
-            durability = durability or parent["durability"]
-            parent_resume = parent.get("resume", MISSING)
-            conf = {k: v for k, v in conf.items() if k != _FG_PARENT}
+            durability = durability or parent_run.durability
+            parent_resume = parent_run.resumed.get(parent_task.id, MISSING)
+            sink = parent_run.child_sink if parent_run.subgraphs else None
+            conf = {k: v for k, v in conf.items() if k not in (_FG_TASK, "checkpoint_id")}
+            conf["checkpoint_ns"] = checkpoint_ns
             cfg = {**cfg, CONF: conf}
         elif checkpointer is True or checkpointer is False:
             checkpointer = None
@@ -171,14 +184,16 @@ class Pregel(Runnable[Any, Any]):
             )
         if durability not in (None, "sync", "async", "exit"):
             raise ValueError(f"Invalid durability {durability!r}: use 'sync', 'async' or 'exit'.")
-        if context is None and parent is not None:
-            runtime = parent["runtime"]
+        if context is None and parent_run is not None:
+            runtime = parent_run.runtime
         else:
             runtime = Runtime(
                 context=coerce_context(self.context_schema, context),
                 store=self.store,
                 stream_writer=writer,
             )
+        if sink is not None and not modes and parent_run is not None:
+            modes = parent_run.modes
         return Run(
             graph=self,
             input=input,
@@ -192,6 +207,9 @@ class Pregel(Runnable[Any, Any]):
             checkpoint_ns=checkpoint_ns,
             checkpointer=checkpointer,
             parent_resume=parent_resume,
+            nested=parent_run is not None,
+            stateful_child=stateful_child,
+            parent_sink=sink,
         )
 
     # -- executing one task ----------------------------------------------------------------
@@ -201,17 +219,7 @@ class Pregel(Runnable[Any, Any]):
         conf = dict(base.get(CONF, {}))
         task_ns = run.task_namespace(task)
         conf["checkpoint_ns"] = task_ns
-        runner = self.runners[task.name]
-        if runner.action is not None and runner.action.is_subgraph:
-            conf[_FG_PARENT] = {
-                "checkpointer": run.checkpointer,
-                "checkpoint_ns": task_ns,
-                "ns": (*run.ns, task_ns.split(NS_SEP)[-1]),
-                "durability": run.durability,
-                "runtime": run.runtime,
-                "resume": run.resume_values(task)[-1] if run.resume_values(task) else MISSING,
-                "run": run,
-            }
+        conf[_FG_TASK] = (run, task)
         metadata = {
             **base.get("metadata", {}),
             "langgraph_step": step,
@@ -380,8 +388,6 @@ class Pregel(Runnable[Any, Any]):
 
     def _parent_command(self, run: Run, task: Task, exc: ParentCommand) -> TaskResult:
         command = exc.command
-        parent = run.config.get(CONF, {}).get(_FG_PARENT)
-        del parent
         # A Command(graph=PARENT) raised by a node of *this* graph's child: apply it here.
         runner = self.runners[task.name]
         if runner.action is not None and runner.action.is_subgraph:
@@ -438,6 +444,8 @@ class Pregel(Runnable[Any, Any]):
                 tasks = item.tasks
                 if len(tasks) == 1 and custom is None:
                     send = {tasks[0].id: self._run_task(run, tasks[0], item.step)}
+                    while run.child_sink:
+                        yield run.child_sink.pop(0)
                     continue
                 if pool is None:
                     pool = concurrent.futures.ThreadPoolExecutor(
@@ -458,6 +466,8 @@ class Pregel(Runnable[Any, Any]):
                         yield from _drain(custom, run)
                     yield from _drain(custom, run)
                 send = {futures[f].id: f.result() for f in futures}
+                while run.child_sink:
+                    yield run.child_sink.pop(0)
         finally:
             if pool is not None:
                 pool.shutdown(wait=True)
@@ -499,6 +509,8 @@ class Pregel(Runnable[Any, Any]):
                         yield Emit(run.ns, "custom", custom.get_nowait())
                     results = gathered.result()
                 send = {r.task.id: r for r in results}
+                while run.child_sink:
+                    yield run.child_sink.pop(0)
         finally:
             gen.close()
 
@@ -534,14 +546,16 @@ class Pregel(Runnable[Any, Any]):
             durability=durability,
             writer=writer,
         )
-        parent_run = _parent_run(config)
+        run.subgraphs = subgraphs
         for emit in self._drive(run, custom):
+            if run.parent_sink is not None:
+                run.parent_sink.append(emit)
             chunk = self._shape(emit, single, subgraphs, output_keys)
             if chunk is _SKIP:
                 continue
-            if parent_run is not None and emit.ns:
-                parent_run_forward(parent_run, emit)
             yield chunk
+        if run.nested and run.interrupts:
+            raise GraphInterrupt(tuple(run.interrupts))
 
     async def astream(
         self,
@@ -573,6 +587,7 @@ class Pregel(Runnable[Any, Any]):
             durability=durability,
             writer=writer,
         )
+        run.subgraphs = subgraphs
         async for emit in self._adrive(run, custom):
             chunk = self._shape(emit, single, subgraphs, output_keys)
             if chunk is _SKIP:
@@ -619,8 +634,14 @@ class Pregel(Runnable[Any, Any]):
             durability=durability,
             writer=_no_writer,
         )
-        for _ in self._drive(run, None):
-            pass
+        if run.parent_sink is not None:
+            for emit in self._drive(run, None):
+                run.parent_sink.append(emit)
+        else:
+            for _ in self._drive(run, None):
+                pass
+        if run.nested and run.interrupts:
+            raise GraphInterrupt(tuple(run.interrupts))
         return self._invoke_output(run, output_keys, version)
 
     async def ainvoke(
@@ -664,8 +685,11 @@ class Pregel(Runnable[Any, Any]):
             durability=durability,
             writer=_no_writer,
         )
-        async for _ in self._adrive(run, None):
-            pass
+        async for emit in self._adrive(run, None):
+            if run.parent_sink is not None:
+                run.parent_sink.append(emit)
+        if run.nested and run.interrupts:
+            raise GraphInterrupt(tuple(run.interrupts))
         return self._invoke_output(run, output_keys, version)
 
     def _invoke_output(self, run: Run, output_keys: Any, version: str) -> Any:
@@ -690,8 +714,10 @@ class Pregel(Runnable[Any, Any]):
 
     def _modes(self, stream_mode: Any, config: Any) -> tuple[frozenset[str], str | None]:
         if stream_mode is None:
-            parent = (config or {}).get(CONF, {}).get(_FG_PARENT) if config else None
-            stream_mode = "values" if parent is not None else self.stream_mode
+            nested = (config or {}).get(CONF, {}).get(_FG_TASK) if config else None
+            if nested is None and RUN_CONFIG.get() is not None:
+                nested = RUN_CONFIG.get().get(CONF, {}).get(_FG_TASK)
+            stream_mode = "values" if nested is not None else self.stream_mode
         if isinstance(stream_mode, str):
             modes = [stream_mode]
             single: str | None = stream_mode
@@ -1017,14 +1043,6 @@ def _plain_dict(d: Mapping[str, Any]) -> dict[str, Any]:
 
 def _run_coroutine(coro: Any) -> Any:
     return asyncio.run(coro)
-
-
-def _parent_run(config: Any) -> Any:
-    return None
-
-
-def parent_run_forward(parent_run: Any, emit: Emit) -> None:
-    return None
 
 
 _ = START
