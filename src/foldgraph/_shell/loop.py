@@ -323,7 +323,7 @@ class Run:
         self._replaying = replaying and self.input is None
         pending: dict[str, list[tuple[str, Any]]] = {}
         for tid, chan, val in saved.pending_writes or ():
-            if replaying and chan == RESUME:
+            if (replaying and chan == RESUME) or tid.startswith("__via__:"):
                 continue
             pending.setdefault(tid, []).append((chan, val))
         self._pending = pending

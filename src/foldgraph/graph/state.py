@@ -66,9 +66,7 @@ def _reducer_arity_ok(fn: Callable[..., Any]) -> tuple[bool, str]:
     except (TypeError, ValueError):
         return True, ""
     positional = [
-        p
-        for p in sig.parameters.values()
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+        p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     ]
     if any(p.kind is p.VAR_POSITIONAL for p in sig.parameters.values()):
         return True, str(sig)

@@ -955,6 +955,12 @@ class Pregel(Runnable[Any, Any]):
             child_results=child_results,
         )
 
+    def verify_replay(self, config: RunnableConfig) -> Any:
+        """Re-fold the thread's recorded writes and check every checkpoint comes back exactly."""
+        from foldgraph.history import verify_replay
+
+        return verify_replay(self, dict(config))
+
     # state API lives in a mixin module to keep this file about running
     from foldgraph.pregel._state_api import (
         abulk_update_state,

@@ -16,6 +16,7 @@ from foldgraph._kernel.fold import apply, plan
 from foldgraph._kernel.snapshot import Task
 from foldgraph.constants import CONF, END, NS_END, NS_SEP, PULL, START
 from foldgraph.errors import InvalidUpdateError
+from foldgraph.history import VIA
 from foldgraph.types import StateSnapshot, StateUpdate
 
 if TYPE_CHECKING:
@@ -271,6 +272,10 @@ def bulk_update_state(
         current_config = saver.put(
             put_config, target._checkpoint_of(new), dict(new.metadata), dict(new.versions)
         )
+        if source == "update" and parent_id and special is None:
+            # Keep the writes that made this checkpoint, so its history can be re-folded.
+            recorded = [(attrs.asdict(t, recurse=False), list(w)) for t, w in task_writes]
+            saver.put_writes(put_config, [("__via__", recorded)], VIA + new.id)
         snapshot = new
     return current_config
 

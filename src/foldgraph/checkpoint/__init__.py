@@ -1,0 +1,1 @@
+"""Checkpointers: where a graph keeps each step of a thread (`base`, `memory`)."""

@@ -1,0 +1,396 @@
+"""The checkpointer interface: checkpoint records and `BaseCheckpointSaver`.
+
+Names, fields and call signatures are LangGraph's (`langgraph.checkpoint.base`)
+so savers and the code that drives them port unchanged. Two deliberate
+differences, both following from foldgraph's persistent state:
+
+- The maps of a `Checkpoint` (`channel_values`, `channel_versions`,
+  `versions_seen`) are read-only `Mapping`s, in practice pyrsistent `PMap`s
+  shared with neighbouring checkpoints. Build a new checkpoint instead of
+  editing one in place.
+- Channel versions are plain increasing ints for every saver (LangGraph's
+  `InMemorySaver` uses strings with a random suffix).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
+
+from pyrsistent import PMap, pmap
+from typing_extensions import TypedDict
+
+from foldgraph.checkpoint.base.id import uuid6
+from foldgraph.errors import EmptyChannelError
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+
+__all__ = [
+    "EXCLUDED_METADATA_KEYS",
+    "LATEST_VERSION",
+    "WRITES_IDX_MAP",
+    "BaseCheckpointSaver",
+    "ChannelVersions",
+    "Checkpoint",
+    "CheckpointMetadata",
+    "CheckpointTuple",
+    "EmptyChannelError",
+    "PendingWrite",
+    "copy_checkpoint",
+    "empty_checkpoint",
+    "get_checkpoint_id",
+    "get_checkpoint_metadata",
+    "uuid6",
+]
+
+V = TypeVar("V", int, float, str)
+
+ChannelVersions = Mapping[str, int | float | str]
+"""Channel name -> the version it was last written at."""
+
+PendingWrite = tuple[str, str, Any]
+"""`(task_id, channel, value)`: a write made during a step that has not committed yet."""
+
+LATEST_VERSION = 4
+"""The checkpoint format foldgraph writes: it carries `updated_channels`, no `pending_sends`."""
+
+
+class CheckpointMetadata(TypedDict, total=False):
+    """What is recorded next to a checkpoint, and what `list(filter=...)` matches on."""
+
+    source: Literal["input", "loop", "update", "fork"]
+    """How the checkpoint came to be: the run's input, a superstep, `update_state`, or a copy."""
+    step: int
+    """-1 for the input checkpoint, then 0, 1, ... per superstep."""
+    parents: dict[str, str]
+    """checkpoint_ns -> checkpoint_id of each enclosing graph's checkpoint."""
+    run_id: str
+    """The run that created the checkpoint."""
+
+
+class Checkpoint(TypedDict):
+    """The state of a thread at one superstep.
+
+    The three maps are read-only: the runner hands savers persistent maps
+    that share structure with the previous checkpoint's, and savers hand
+    them back unchanged.
+    """
+
+    v: int
+    """Format version (`LATEST_VERSION`)."""
+    id: str
+    """A uuid6 string: ids sort in creation order."""
+    ts: str
+    """ISO 8601 creation time."""
+    channel_values: Mapping[str, Any]
+    """Channel -> value; an absent channel is empty."""
+    channel_versions: ChannelVersions
+    """Channel -> the version it was last changed at."""
+    versions_seen: Mapping[str, ChannelVersions]
+    """Node -> the versions of the channels it has already consumed."""
+    updated_channels: list[str] | None
+    """Channels changed by the step that produced this checkpoint."""
+
+
+class CheckpointTuple(NamedTuple):
+    """A checkpoint with its address, metadata, parent and pending writes."""
+
+    config: RunnableConfig
+    checkpoint: Checkpoint
+    metadata: CheckpointMetadata
+    parent_config: RunnableConfig | None = None
+    pending_writes: list[PendingWrite] | None = None
+
+
+WRITES_IDX_MAP: Mapping[str, int] = {
+    "__error__": -1,
+    "__scheduled__": -2,
+    "__interrupt__": -3,
+    "__resume__": -4,
+}
+"""Fixed negative write indices of special channels.
+
+Regular writes are keyed by their position in the batch; the special ones
+get a slot of their own so that a later error, interrupt or resume value
+replaces the earlier one instead of clashing with a regular write.
+"""
+
+EXCLUDED_METADATA_KEYS: frozenset[str] = frozenset(
+    {
+        "checkpoint_id",
+        "checkpoint_ns",
+        "checkpoint_map",
+        "thread_id",
+        "langgraph_step",
+        "langgraph_node",
+        "langgraph_triggers",
+        "langgraph_path",
+        "langgraph_checkpoint_ns",
+    }
+)
+"""Config keys never copied into checkpoint metadata: they address the run, not describe it."""
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def empty_checkpoint() -> Checkpoint:
+    """A checkpoint with no channel written yet, and a fresh id.
+
+    >>> empty_checkpoint()["channel_values"]
+    pmap({})
+    """
+    return Checkpoint(
+        v=LATEST_VERSION,
+        id=str(uuid6()),
+        ts=_now_iso(),
+        channel_values=pmap(),
+        channel_versions=pmap(),
+        versions_seen=pmap(),
+        updated_channels=None,
+    )
+
+
+def copy_checkpoint(checkpoint: Checkpoint) -> Checkpoint:
+    """A copy that shares nothing mutable with `checkpoint`.
+
+    Persistent maps are shared as they are (they cannot change); plain dicts,
+    as a LangGraph caller may pass, are copied one level down, like LangGraph.
+    """
+    copied = dict(checkpoint)
+    copied["channel_values"] = _copy_map(checkpoint["channel_values"])
+    copied["channel_versions"] = _copy_map(checkpoint["channel_versions"])
+    seen = checkpoint["versions_seen"]
+    copied["versions_seen"] = (
+        seen if isinstance(seen, PMap) else {k: _copy_map(v) for k, v in seen.items()}
+    )
+    for key, value in copied.items():
+        if isinstance(value, list):
+            copied[key] = list(value)
+    return copied  # type: ignore[return-value]
+
+
+def _copy_map(m: Mapping[str, Any]) -> Mapping[str, Any]:
+    return m if isinstance(m, PMap) else dict(m)
+
+
+def get_checkpoint_id(config: RunnableConfig) -> str | None:
+    """The `checkpoint_id` a config points at, or None for "the latest"."""
+    return config.get("configurable", {}).get("checkpoint_id")
+
+
+def _strip_nul(value: Any) -> Any:
+    # Postgres text columns reject NUL; strip it everywhere so every saver stores the same metadata.
+    return value.replace("\x00", "") if isinstance(value, str) else value
+
+
+def get_checkpoint_metadata(
+    config: RunnableConfig, metadata: CheckpointMetadata
+) -> CheckpointMetadata:
+    """The metadata to store: `metadata` plus the scalar entries of the run's config.
+
+    Entries of `config["metadata"]`, then of `config["configurable"]`, are
+    added when their value is a str, int, float or bool, their key is not
+    already present (`metadata` wins, then config metadata), not in
+    `EXCLUDED_METADATA_KEYS` and not `__`-prefixed. This makes `user_id`
+    and the like filterable in `list(filter=...)`. NUL characters are
+    removed from strings.
+
+    >>> get_checkpoint_metadata(
+    ...     {"configurable": {"thread_id": "t", "user": "u", "obj": object()}},
+    ...     {"source": "loop", "step": 0},
+    ... )
+    {'source': 'loop', 'step': 0, 'user': 'u'}
+    """
+    merged: dict[str, Any] = {k: _strip_nul(v) for k, v in metadata.items()}
+    for extra in (config.get("metadata"), config.get("configurable")):
+        if not extra:
+            continue
+        for key, value in extra.items():
+            if key in merged or key in EXCLUDED_METADATA_KEYS or key.startswith("__"):
+                continue
+            if isinstance(value, str | int | float):  # bool is an int
+                merged[key] = _strip_nul(value)
+    return merged  # type: ignore[return-value]
+
+
+class BaseCheckpointSaver(Generic[V]):
+    """Where a graph keeps its checkpoints, addressed by thread, namespace and id.
+
+    Subclasses implement `get_tuple`, `list`, `put` and `put_writes` (and
+    their async twins) and may implement the optional methods; everything
+    else is derived. A config addresses a checkpoint through its
+    `configurable` keys `thread_id`, `checkpoint_ns` (default `""`, the root
+    graph) and `checkpoint_id` (default: the latest).
+
+    `serde` is kept for savers that serialise; foldgraph's in-memory saver
+    does not.
+    """
+
+    serde: Any = None
+
+    def __init__(self, *, serde: Any | None = None) -> None:
+        if serde is not None:
+            self.serde = serde
+
+    @property
+    def config_specs(self) -> list[Any]:
+        """Configurable fields the saver adds to a graph's config schema: none."""
+        return []
+
+    # -- sync ---------------------------------------------------------------
+
+    def get(self, config: RunnableConfig) -> Checkpoint | None:
+        """The checkpoint `config` points at, or None."""
+        found = self.get_tuple(config)
+        return found.checkpoint if found is not None else None
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """The checkpoint `config` points at with its metadata and pending writes, or None."""
+        raise NotImplementedError
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        """Checkpoints newest first; `filter` matches metadata by equality."""
+        raise NotImplementedError
+
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """Store `checkpoint` as a child of `config`'s checkpoint; return its address."""
+        raise NotImplementedError
+
+    def put_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """Record `(channel, value)` writes a task made on top of `config`'s checkpoint."""
+        raise NotImplementedError
+
+    def delete_thread(self, thread_id: str) -> None:
+        """Forget every checkpoint and write of a thread."""
+        raise NotImplementedError
+
+    def delete_for_runs(self, run_ids: Sequence[str]) -> None:
+        """Optional: forget what the given runs stored."""
+        raise NotImplementedError
+
+    def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        """Optional: duplicate a thread's history under another thread id."""
+        raise NotImplementedError
+
+    def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        """Optional: drop old checkpoints (`keep_latest`) or whole threads (`delete`)."""
+        raise NotImplementedError
+
+    # -- async --------------------------------------------------------------
+
+    async def aget(self, config: RunnableConfig) -> Checkpoint | None:
+        """Async twin of `get`."""
+        found = await self.aget_tuple(config)
+        return found.checkpoint if found is not None else None
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """Async twin of `get_tuple`."""
+        raise NotImplementedError
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        """Async twin of `list`."""
+        raise NotImplementedError
+        yield  # makes this an async generator, as the subclasses' are
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """Async twin of `put`."""
+        raise NotImplementedError
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """Async twin of `put_writes`."""
+        raise NotImplementedError
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        """Async twin of `delete_thread`."""
+        raise NotImplementedError
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        """Async twin of `delete_for_runs`."""
+        raise NotImplementedError
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        """Async twin of `copy_thread`."""
+        raise NotImplementedError
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        """Async twin of `prune`."""
+        raise NotImplementedError
+
+    # -- versions -----------------------------------------------------------
+
+    def get_next_version(self, current: V | None, channel: Any = None) -> V:
+        """The version a channel gets when written: `current + 1`, starting at 1.
+
+        foldgraph uses ints for every saver, so versions compare and sort
+        without parsing. `channel` is ignored (kept for LangGraph callers).
+        A string version (from a LangGraph-made checkpoint) is refused:
+        a saver using strings must override this method.
+        """
+        if current is None:
+            return 1  # type: ignore[return-value]
+        if isinstance(current, str):
+            raise NotImplementedError(
+                f"get_next_version got the string version {current!r}; "
+                f"{type(self).__name__} uses int versions. Override get_next_version "
+                "in a saver that stores string versions."
+            )
+        return current + 1  # type: ignore[return-value]
+
+    def with_allowlist(self, extra_allowlist: Any) -> BaseCheckpointSaver[V]:
+        """A saver whose serializer also accepts `extra_allowlist` types.
+
+        Returns `self` when the serializer has no allowlist to extend (the
+        in-memory saver never deserializes anything).
+        """
+        extend = getattr(self.serde, "with_msgpack_allowlist", None)
+        if extend is None:
+            return self
+        serde = extend(extra_allowlist)
+        if serde is self.serde:
+            return self
+        clone = copy.copy(self)
+        clone.serde = serde
+        return clone

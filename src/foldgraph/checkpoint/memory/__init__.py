@@ -1,0 +1,374 @@
+"""`InMemorySaver`: every checkpoint of every thread, kept in process memory by reference.
+
+LangGraph's in-memory saver serialises each channel value into a blob per
+version, so keeping a long thread costs steps x state. foldgraph checkpoints
+are made of persistent maps that share structure with their parent, so this
+saver stores the very objects it is given: no copy, no serialisation, and a
+thread's whole history costs only what changed from step to step.
+
+Storage is safe to hand out because it is immutable: a stored checkpoint's
+maps are persistent (plain dicts are frozen on the way in), and every read
+returns a fresh outer dict, so a caller editing what it got cannot change
+what is stored.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from pyrsistent import PMap, pmap
+
+from foldgraph.checkpoint.base import (
+    WRITES_IDX_MAP,
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    PendingWrite,
+    get_checkpoint_id,
+    get_checkpoint_metadata,
+)
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+
+__all__ = ["InMemorySaver", "MemorySaver"]
+
+# (checkpoint as stored, metadata as stored, parent checkpoint id)
+_Entry = tuple[dict[str, Any], dict[str, Any], str | None]
+# (task_id, channel, value, task_path)
+_Write = tuple[str, str, Any, str]
+
+
+def _configurable(config: RunnableConfig, key: str, method: str) -> Any:
+    try:
+        return config["configurable"][key]
+    except KeyError:
+        raise KeyError(
+            f"InMemorySaver.{method} needs config['configurable'][{key!r}]; got config {config!r}. "
+            f"Pass e.g. {{'configurable': {{'{key}': ...}}}}."
+        ) from None
+
+
+def _store_checkpoint(checkpoint: Checkpoint) -> dict[str, Any]:
+    """The form kept in storage: the same persistent maps, anything mutable frozen."""
+    stored = dict(checkpoint)
+    for key in ("channel_values", "channel_versions"):
+        value = stored[key]
+        if not isinstance(value, PMap):
+            stored[key] = pmap(value)
+    seen = stored["versions_seen"]
+    if not isinstance(seen, PMap):
+        stored["versions_seen"] = pmap(
+            {node: v if isinstance(v, PMap) else pmap(v) for node, v in seen.items()}
+        )
+    for key, value in stored.items():
+        if isinstance(value, list | set):  # updated_channels, legacy pending_sends
+            stored[key] = tuple(value)
+    return stored
+
+
+def _load_checkpoint(stored: dict[str, Any]) -> Checkpoint:
+    """A fresh outer dict around the stored (immutable) maps."""
+    loaded = dict(stored)
+    for key, value in loaded.items():
+        if isinstance(value, tuple):
+            loaded[key] = list(value)
+    return loaded  # type: ignore[return-value]
+
+
+def _copy_plain(value: Any) -> Any:
+    """Copy the mutable containers metadata is made of (dicts, lists, sets), share the rest.
+
+    Metadata is small and holds plain containers (`parents`), so a copy in
+    and a copy out is cheaper than freezing and thawing it (~1 us vs ~12 us).
+    """
+    if isinstance(value, dict):
+        return {k: _copy_plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_plain(v) for v in value]
+    if isinstance(value, set):
+        return set(value)
+    return value
+
+
+def _address(thread_id: str, checkpoint_ns: str, checkpoint_id: str | None) -> RunnableConfig:
+    return {
+        "configurable": {
+            "thread_id": thread_id,
+            "checkpoint_ns": checkpoint_ns,
+            "checkpoint_id": checkpoint_id,
+        }
+    }
+
+
+class InMemorySaver(BaseCheckpointSaver[int]):
+    """A checkpointer that keeps everything in memory, sharing structure between steps.
+
+    Use it for tests, notebooks and single-process apps; the history is lost
+    when the process ends. Works as a (sync or async) context manager; its
+    async methods simply call the sync ones. Channel versions are ints.
+
+    `storage` is `{thread_id: {checkpoint_ns: {checkpoint_id: (checkpoint,
+    metadata, parent_id)}}}` and `writes` is `{(thread_id, checkpoint_ns,
+    checkpoint_id): {(task_id, idx): (task_id, channel, value, task_path)}}`;
+    both are internal and may change.
+
+    Example:
+        >>> from foldgraph.checkpoint.base import empty_checkpoint
+        >>> saver = InMemorySaver()
+        >>> cp = empty_checkpoint()
+        >>> cfg = saver.put({"configurable": {"thread_id": "1"}}, cp, {"step": -1}, {})
+        >>> saver.get_tuple({"configurable": {"thread_id": "1"}}).checkpoint["id"] == cp["id"]
+        True
+    """
+
+    storage: dict[str, dict[str, dict[str, _Entry]]]
+    writes: dict[tuple[str, str, str], dict[tuple[str, int], _Write]]
+
+    def __init__(self, *, serde: Any | None = None) -> None:
+        super().__init__(serde=serde)
+        self.storage = {}
+        self.writes = {}
+        # Runs may persist from worker threads (durability "async") while another lists.
+        self._lock = threading.RLock()
+
+    # -- context manager ----------------------------------------------------
+
+    def __enter__(self) -> InMemorySaver:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        return None
+
+    async def __aenter__(self) -> InMemorySaver:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        return None
+
+    # -- reads --------------------------------------------------------------
+
+    def _pending_writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
+        with self._lock:
+            stored = self.writes.get((thread_id, ns, checkpoint_id))
+            if not stored:
+                return []
+            # The order the runner applies a step's writes in: task path, task id, index.
+            order = sorted(stored, key=lambda key: (stored[key][3], key[0], key[1]))
+            return [stored[key][:3] for key in order]
+
+    def _tuple(
+        self,
+        config: RunnableConfig,
+        thread_id: str,
+        ns: str,
+        checkpoint_id: str,
+        entry: _Entry,
+    ) -> CheckpointTuple:
+        stored, metadata, parent_id = entry
+        return CheckpointTuple(
+            config=config,
+            checkpoint=_load_checkpoint(stored),
+            metadata=_copy_plain(metadata),
+            parent_config=_address(thread_id, ns, parent_id) if parent_id else None,
+            pending_writes=self._pending_writes(thread_id, ns, checkpoint_id),
+        )
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """The checkpoint `config` names (or the thread's latest in its namespace), or None.
+
+        With a `checkpoint_id` the returned tuple's config is `config` itself,
+        as in LangGraph; otherwise it is the latest checkpoint's address.
+        """
+        thread_id = _configurable(config, "thread_id", "get_tuple")
+        ns = config["configurable"].get("checkpoint_ns", "")
+        checkpoint_id = get_checkpoint_id(config)
+        with self._lock:
+            checkpoints = self.storage.get(thread_id, {}).get(ns)
+            if not checkpoints:
+                return None
+            if checkpoint_id:
+                entry = checkpoints.get(checkpoint_id)
+                if entry is None:
+                    return None
+                return self._tuple(config, thread_id, ns, checkpoint_id, entry)
+            latest = max(checkpoints)
+            return self._tuple(
+                _address(thread_id, ns, latest), thread_id, ns, latest, checkpoints[latest]
+            )
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        """Checkpoints matching every criterion, newest first within each thread and namespace.
+
+        `config=None` lists all threads (in the order they were first
+        written); a `checkpoint_ns` in `config` keeps that namespace only,
+        a `checkpoint_id` that checkpoint only. `filter` keeps checkpoints
+        whose metadata equals every given value (a missing key reads as
+        None); `before` keeps ids strictly less than its `checkpoint_id`;
+        `limit` caps the count.
+        """
+        if config is not None:
+            thread_ids: Sequence[str] = (_configurable(config, "thread_id", "list"),)
+            only_ns = config["configurable"].get("checkpoint_ns")
+            only_id = get_checkpoint_id(config)
+        else:
+            thread_ids, only_ns, only_id = (), None, None
+        before_id = get_checkpoint_id(before) if before else None
+        remaining = limit
+        with self._lock:
+            # Take the matching entries now, so that later puts cannot disturb the iteration.
+            if config is None:
+                thread_ids = list(self.storage)
+            selected: list[tuple[str, str, str, _Entry]] = []
+            for thread_id in thread_ids:
+                for ns, checkpoints in self.storage.get(thread_id, {}).items():
+                    if only_ns is not None and ns != only_ns:
+                        continue
+                    for checkpoint_id in sorted(checkpoints, reverse=True):
+                        if only_id and checkpoint_id != only_id:
+                            continue
+                        if before_id and checkpoint_id >= before_id:
+                            continue
+                        entry = checkpoints[checkpoint_id]
+                        if filter and not _matches(entry[1], filter):
+                            continue
+                        if remaining is not None:
+                            if remaining <= 0:
+                                break
+                            remaining -= 1
+                        selected.append((thread_id, ns, checkpoint_id, entry))
+        for thread_id, ns, checkpoint_id, entry in selected:
+            yield self._tuple(
+                _address(thread_id, ns, checkpoint_id), thread_id, ns, checkpoint_id, entry
+            )
+
+    # -- writes -------------------------------------------------------------
+
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """Store `checkpoint` (its maps by reference) under `config`'s thread and namespace.
+
+        Its parent is `config`'s `checkpoint_id`. The metadata stored is
+        `get_checkpoint_metadata(config, metadata)`. `new_versions` is not
+        needed: channel values live inside the checkpoint, not in blobs.
+        """
+        thread_id = _configurable(config, "thread_id", "put")
+        ns = config["configurable"].get("checkpoint_ns", "")
+        parent_id = config["configurable"].get("checkpoint_id")
+        entry: _Entry = (
+            _store_checkpoint(checkpoint),
+            _copy_plain(get_checkpoint_metadata(config, metadata)),
+            parent_id,
+        )
+        with self._lock:
+            self.storage.setdefault(thread_id, {}).setdefault(ns, {})[checkpoint["id"]] = entry
+        return _address(thread_id, ns, checkpoint["id"])
+
+    def put_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """Record a task's writes against `config`'s checkpoint (which must be named).
+
+        Each write is keyed by `(task_id, idx)`: its position in `writes`, or
+        the fixed `WRITES_IDX_MAP` index of a special channel. A regular
+        write already recorded under its key is kept (a task re-run after a
+        crash writes the same thing); special writes replace the old one.
+        """
+        thread_id = _configurable(config, "thread_id", "put_writes")
+        checkpoint_id = _configurable(config, "checkpoint_id", "put_writes")
+        ns = config["configurable"].get("checkpoint_ns", "")
+        with self._lock:
+            stored = self.writes.setdefault((thread_id, ns, checkpoint_id), {})
+            for idx, (channel, value) in enumerate(writes):
+                key = (task_id, WRITES_IDX_MAP.get(channel, idx))
+                if key[1] >= 0 and key in stored:
+                    continue
+                stored[key] = (task_id, channel, value, task_path)
+
+    def delete_thread(self, thread_id: str) -> None:
+        """Forget every checkpoint and write of `thread_id`, in all namespaces."""
+        with self._lock:
+            self.storage.pop(thread_id, None)
+            for key in [key for key in self.writes if key[0] == thread_id]:
+                del self.writes[key]
+
+    # -- async twins ----------------------------------------------------------
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """Same as `get_tuple` (nothing here blocks)."""
+        return self.get_tuple(config)
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        """Same as `list`, as an async iterator."""
+        for item in self.list(config, filter=filter, before=before, limit=limit):
+            yield item
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """Same as `put`."""
+        return self.put(config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """Same as `put_writes`."""
+        self.put_writes(config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        """Same as `delete_thread`."""
+        self.delete_thread(thread_id)
+
+
+def _matches(metadata: Mapping[str, Any], filter: Mapping[str, Any]) -> bool:
+    return all(metadata.get(key) == value for key, value in filter.items())
+
+
+MemorySaver = InMemorySaver
+"""Older name of `InMemorySaver`, kept for LangGraph code that still uses it."""
