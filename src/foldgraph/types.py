@@ -262,7 +262,7 @@ def ensure_valid_checkpointer(checkpointer: Any) -> Any:
     raise TypeError(
         f"Invalid checkpointer provided. Expected an instance of `BaseCheckpointSaver`, "
         f"`True`, `False`, or `None`. Received {type(checkpointer).__name__}. "
-        "Pass a saver such as `InMemorySaver()`."
+        "Pass a proper saver (e.g., InMemorySaver, AsyncPostgresSaver)."
     )
 
 

@@ -254,6 +254,9 @@ class BinaryOperatorAggregate(BaseChannel):
     def __hash__(self) -> int:
         return hash((type(self), self.key))
 
+    def named(self, key: str) -> BinaryOperatorAggregate:
+        return BinaryOperatorAggregate(self.typ, self.operator, key=key)
+
     def initial(self) -> Any:
         return self.monoid.empty()
 

@@ -57,7 +57,7 @@ def read_state(
             out[key] = channels[key].read(stored)
     step = snapshot.step + 1
     for key, kind in managed:
-        out[key] = stop - step if kind == "remaining_steps" else step >= stop - 1
+        out[key] = stop - step if kind == "remaining_steps" else step == stop - 1
     return FrozenDict(out)
 
 

@@ -211,11 +211,8 @@ class Run:
         skip_before = resuming
         while True:
             snapshot = self.snapshot
-            tasks = plan(spec, snapshot, self.stop)
-            if not tasks:
-                break
             step = snapshot.step + 1
-            if step >= self.stop:
+            if step > self.stop:
                 self.flush_final()
                 raise GraphRecursionError(
                     create_error_message(
@@ -227,6 +224,9 @@ class Run:
                         error_code=ErrorCode.GRAPH_RECURSION_LIMIT,
                     )
                 )
+            tasks = plan(spec, snapshot, self.stop)
+            if not tasks:
+                break
             if not skip_before and _breakpoint(self.interrupt_before, tasks):
                 yield from self._stop_at_breakpoint()
                 return
@@ -265,8 +265,6 @@ class Run:
             if self.checkpointer is None:
                 self.snapshot = self.graph._empty
                 self._pending = {}
-            if isinstance(value, Mapping) and not value:
-                raise EmptyInputError("Received no input for __start__")
             self._pending = {}
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
             self.snapshot = self.stamp(
@@ -304,8 +302,8 @@ class Run:
             self.snapshot = self.stamp(forked, "fork")
             self.save(self.snapshot)
         if not loaded and not isinstance(value, Command):
-            # Nothing to continue: behave like LangGraph and simply return no output.
-            return True
+            raise EmptyInputError("Received no input for __start__")
+        self.emitted_values = True
         if "values" in self.modes:
             yield from self._emit_values(force=True)
         return True
@@ -454,10 +452,9 @@ class Run:
         self.snapshot = new
         self._pending = {}
         self.save(new)
+        self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
         if "values" in self.modes:
             yield from self._emit_values()
-        else:
-            self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
         if "checkpoints" in self.modes or "debug" in self.modes:
             yield from self._emit_checkpoint(new)
         return "ok"
@@ -481,10 +478,9 @@ class Run:
 
     def _emit_values(self, force: bool = False) -> Generator[Emit, Any, None]:
         graph = self.graph
-        if force or self.snapshot.updated & graph._output_set:
-            values = graph._output_values(self.snapshot)
+        if force or self.snapshot.updated & graph._stream_set:
+            values = graph._stream_values(self.snapshot)
             if values is not None or force:
-                self.emitted_values = True
                 yield Emit(self.ns, "values", values)
 
     def _emit_interrupts(self) -> Generator[Emit, Any, None]:

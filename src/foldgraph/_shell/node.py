@@ -68,8 +68,9 @@ class NodeAction:
             return self.target.invoke(state, config)
         if self.is_async:
             raise TypeError(
-                f"Node '{self.name}' is an async function; run the graph with "
-                "`ainvoke`/`astream` instead of `invoke`/`stream`."
+                f'No synchronous function provided to "{self.name}".\n'
+                "Either initialize with a synchronous function or invoke via the async API "
+                "(ainvoke, astream, etc.)"
             )
         if self.inject:
             return self.target(state, **self._kwargs(config, runtime))

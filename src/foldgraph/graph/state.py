@@ -23,7 +23,7 @@ from foldgraph._kernel.channels import (
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
 from foldgraph._shell.coerce import is_schema_class, schema_fields
 from foldgraph._shell.node import action_for, node_name
-from foldgraph.constants import END, NS_END, NS_SEP, START, TASKS
+from foldgraph.constants import END, NS_END, NS_SEP, ROOT, START, TASKS
 from foldgraph.graph._branch import Branch
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
@@ -158,17 +158,20 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
     def _add_schema(self, schema: Any, /, allow_managed: bool = True) -> None:
         if schema in self.schemas:
             return
-        if not is_schema_class(schema) and not hasattr(schema, "__annotations__"):
-            raise TypeError(
-                f"Unsupported state schema {schema!r}: use a TypedDict, a dataclass or a "
-                "pydantic BaseModel whose fields are the state keys."
-            )
-        found = {key: channel_for(key, ann) for key, ann in schema_fields(schema).items()}
+        if is_schema_class(schema) or (
+            isinstance(schema, type) and getattr(schema, "__annotations__", None)
+        ):
+            fields = schema_fields(schema)
+        else:
+            # A bare type (`int`, `Annotated[list, add]`): the whole state is one value.
+            fields = {ROOT: schema}
+        found = {key: channel_for(key, ann) for key, ann in fields.items()}
         managed = [k for k, c in found.items() if isinstance(c, str)]
         if managed and not allow_managed:
             names = ", ".join(managed)
             raise ValueError(
-                f"Invalid managed channels detected in {schema.__name__}: {names}. "
+                f"Invalid managed channels detected in {getattr(schema, '__name__', schema)}: "
+                f"{names}. "
                 "Managed channels are not permitted in Input/Output schema."
             )
         self.schemas[schema] = found
@@ -349,16 +352,14 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         all_targets = {end for _, end in self.edges}
         all_targets.update(end for _, end in self.waiting_edges)
         for source, branches in self.branches.items():
-            for branch in branches.values():
-                if branch.ends is not None:
-                    all_targets.update(branch.ends.values())
-                else:
-                    all_targets.add(END)
-                    all_targets.update(n for n in self.nodes if n != source)
-        for node, spec in self.nodes.items():
-            ends = spec.ends.values() if isinstance(spec.ends, dict) else (spec.ends or ())
-            all_targets.update(ends)
-            del node
+            for name, branch in branches.items():
+                for end in (branch.ends or {}).values():
+                    if end not in self.nodes and end != END:
+                        raise ValueError(
+                            f"At '{source}' node, '{name}' branch found unknown target '{end}'"
+                        )
+        for spec in self.nodes.values():
+            all_targets.update(spec.ends or ())
         for target in sorted(all_targets):
             if target not in self.nodes and target != END:
                 raise ValueError(f"Found edge ending at unknown node `{target}`")
@@ -423,6 +424,7 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
             spec=spec,
             runners=runners,
             node_order=order,
+            stream_channels=list(builder.channels),
             input_channels=[
                 k for k in builder.schemas[builder.input_schema] if k in builder.channels
             ],
@@ -435,6 +437,10 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
             **kwargs,
         )
         self.builder = builder
+
+    def get_graph(self, config: Any = None, *, xray: int | bool = False) -> Any:
+        """A drawable graph (langchain-core `Graph`): mermaid, ASCII, JSON."""
+        return draw(self.builder)
 
 
 def _build(
@@ -500,6 +506,7 @@ def _build(
             static_writes=static_writes(name),
             branches=tuple(builder.branches.get(name, {}).items()),
             state_keys=tuple(state_keys),
+            root=list(builder.channels) == [ROOT],
             retry_policy=node.retry_policy,
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},
@@ -509,3 +516,45 @@ def _build(
 
 def joins_to(builder: StateGraph[Any, Any, Any, Any], end: str) -> list[str]:
     return [join_channel(starts, e) for starts, e in builder.waiting_edges if e == end]
+
+
+def draw(builder: StateGraph[Any, Any, Any, Any], graph: Any = None) -> Any:
+    """A langchain-core drawable `Graph` of the builder's nodes and edges."""
+    from langchain_core.runnables.graph import Graph
+
+    drawn = Graph()
+    nodes = {START: drawn.add_node(None, START)}
+    for name, spec in builder.nodes.items():
+        nodes[name] = drawn.add_node(spec.runnable, name, metadata=spec.metadata)
+
+    def node(name: str) -> Any:
+        if name not in nodes:
+            nodes[name] = drawn.add_node(None, name)
+        return nodes[name]
+
+    edges: list[tuple[str, str, Any, bool]] = [(s, e, None, False) for s, e in builder.edges]
+    for starts, end in builder.waiting_edges:
+        edges.extend((s, end, None, False) for s in starts)
+    for source, branches in builder.branches.items():
+        for branch in branches.values():
+            if branch.ends is None:
+                targets = {n: None for n in builder.nodes if n != source}
+                targets[END] = None
+            else:
+                targets = {end: (key if key != end else None) for key, end in branch.ends.items()}
+            edges.extend((source, t, label, True) for t, label in targets.items())
+    for name, spec in builder.nodes.items():
+        ends = spec.ends or ()
+        labels = ends if isinstance(ends, dict) else {e: None for e in ends}
+        edges.extend((name, t, label, True) for t, label in labels.items())
+    sources = {s for s, *_ in edges}
+    for name in builder.nodes:
+        if name not in sources:
+            edges.append((name, END, None, False))
+    seen: set[tuple[str, str]] = set()
+    for source, target, label, conditional in sorted(edges, key=lambda e: (e[0], e[1])):
+        if (source, target) in seen:
+            continue
+        seen.add((source, target))
+        drawn.add_edge(node(source), node(target), label, conditional)
+    return drawn

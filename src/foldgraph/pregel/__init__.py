@@ -25,7 +25,7 @@ from foldgraph._shell.coerce import coerce_context
 from foldgraph._shell.context import RUN_CONFIG, RUN_RUNTIME
 from foldgraph._shell.interrupts import SCRATCHPAD, Scratchpad
 from foldgraph._shell.loop import Emit, Run, TaskResult
-from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, START
+from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, ROOT, START
 from foldgraph.errors import GraphInterrupt, InvalidUpdateError, ParentCommand
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.runtime import ExecutionInfo, Runtime
@@ -46,6 +46,7 @@ class Pregel(Runnable[Any, Any]):
         spec: GraphSpec,
         runners: dict[str, NodeRunner],
         node_order: list[str],
+        stream_channels: list[str] | None = None,
         input_channels: list[str],
         output_channels: list[str],
         state_channels: list[str],
@@ -66,7 +67,7 @@ class Pregel(Runnable[Any, Any]):
         self.node_order = node_order
         self.input_channels = input_channels
         self.output_channels = output_channels
-        self.stream_channels = state_channels
+        self.stream_channels = stream_channels if stream_channels is not None else state_channels
         self.state_channels = state_channels
         self.context_schema = context_schema
         self.stream_mode = stream_mode
@@ -79,6 +80,7 @@ class Pregel(Runnable[Any, Any]):
         self.name = name
         self.config = config
         self._output_set = frozenset(output_channels)
+        self._stream_set = frozenset(self.stream_channels)
         self._initial = pmap(
             {k: v for k, c in spec.channels.items() if (v := c.initial()) is not MISSING}
         )
@@ -695,13 +697,7 @@ class Pregel(Runnable[Any, Any]):
     def _invoke_output(self, run: Run, output_keys: Any, version: str) -> Any:
         from foldgraph.types import GraphOutput
 
-        values = (
-            self._output_values(run.snapshot, output_keys)
-            if run.emitted_values or run.snapshot.step >= 0
-            else None
-        )
-        if run.snapshot is not None and run.snapshot.step < 0 and not run.emitted_values:
-            values = None
+        values = self._output_values(run.snapshot, output_keys) if run.emitted_values else None
         if version == "v2":
             return GraphOutput(value=values, interrupts=tuple(run.interrupts))
         if run.interrupts:
@@ -750,11 +746,19 @@ class Pregel(Runnable[Any, Any]):
             return (emit.ns, payload) if subgraphs else payload
         return (emit.ns, emit.mode, payload) if subgraphs else (emit.mode, payload)
 
-    def _output_values(self, snapshot: Snapshot, output_keys: Any = None) -> Any:
+    def _stream_values(self, snapshot: Snapshot) -> Any:
+        return self._output_values(snapshot, None, self.stream_channels)
+
+    def _output_values(
+        self, snapshot: Snapshot, output_keys: Any = None, default: Sequence[str] | None = None
+    ) -> Any:
         channels = self.spec.channels
         values = snapshot.values
         if output_keys is None:
-            keys: Sequence[str] = self.output_channels
+            keys: Sequence[str] = self.output_channels if default is None else default
+            if list(keys) == [ROOT]:
+                stored = values.get(ROOT, MISSING)
+                return None if stored is MISSING else channels[ROOT].output(stored)
         elif isinstance(output_keys, str):
             stored = values.get(output_keys, MISSING)
             return None if stored is MISSING else channels[output_keys].output(stored)
@@ -922,10 +926,12 @@ class Pregel(Runnable[Any, Any]):
             interrupts=tuple(interrupts),
         )
 
-    def _values_of(self, snapshot: Snapshot) -> dict[str, Any]:
+    def _values_of(self, snapshot: Snapshot) -> Any:
+        if self.stream_channels == [ROOT]:
+            return self._stream_values(snapshot)
         channels = self.spec.channels
         out = {}
-        for key in self.state_channels:
+        for key in self.stream_channels:
             stored = snapshot.values.get(key, MISSING)
             if stored is not MISSING:
                 out[key] = channels[key].output(stored)

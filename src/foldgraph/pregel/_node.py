@@ -15,7 +15,7 @@ from foldgraph._kernel.frozen import FrozenDict, FrozenList, thaw
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.coerce import object_fields, to_schema
 from foldgraph._shell.node import NodeAction, action_for
-from foldgraph.constants import END, START, TASKS
+from foldgraph.constants import END, ROOT, START, TASKS
 from foldgraph.errors import (
     ErrorCode,
     GraphBubbleUp,
@@ -44,6 +44,8 @@ class NodeOutput:
         if not self.updates:
             return None
         if len(self.updates) == 1:
+            if ROOT in self.updates[0]:
+                return thaw(self.updates[0][ROOT])
             return {k: thaw(v) for k, v in self.updates[0].items()}
         return [{k: thaw(v) for k, v in u.items()} for u in self.updates]
 
@@ -82,6 +84,7 @@ class NodeRunner:
     cache_policy: CachePolicy | None = None
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
     input_keys: tuple[str, ...] = ()
+    root: bool = False
     node_names: frozenset[str] = frozenset()
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
 
@@ -129,6 +132,8 @@ class NodeRunner:
             return task.input
         if self.is_start:
             return task.input.get(START)
+        if self.root:
+            return task.input.get(ROOT)
         return to_schema(self.input_schema, task.input)
 
     # -- calling ----------------------------------------------------------------------------
@@ -178,6 +183,8 @@ class NodeRunner:
         """The input, written to the input channels, plus the edges leaving START."""
         if value is None:
             pairs: dict[str, Any] = {}
+        elif self.input_keys == (ROOT,):
+            pairs = {ROOT: value}
         elif isinstance(value, Mapping):
             pairs = {k: value[k] for k in self.input_keys if k in value}
         else:
@@ -201,6 +208,12 @@ class NodeRunner:
         if output is None:
             pass
         elif isinstance(output, Command):
+            self._command(output, writes, updates)
+        elif self.root and not (
+            isinstance(output, list | tuple) and any(isinstance(i, Command) for i in output)
+        ):
+            updates.append({ROOT: output})
+        elif False:
             self._command(output, writes, updates)
         elif isinstance(output, Mapping):
             updates.append(self._checked(output, from_subgraph))

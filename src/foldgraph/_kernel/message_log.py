@@ -1,0 +1,396 @@
+"""The stored form of an `add_messages` channel: a persistent log with an id index.
+
+LangGraph's `add_messages` copies the whole history and rebuilds an id -> position
+dict on every update, so a step costs O(n) in the length of the conversation.
+Here the history is a `MessageLog`: a pvector of messages plus a pmap from message
+id to position. Appending is a pvector append, replacing by id is a pvector set,
+and both share every untouched node with the previous log, so an update of m
+messages onto n costs O(m log n) and consecutive snapshots share the history.
+
+Deleting (`RemoveMessage`) writes a tombstone in place instead of shifting every
+later message. Tombstones are invisible to readers (`len`, iteration, `thaw`,
+the node view) and are squeezed out by `compact`: eagerly once they outnumber the
+live messages (amortised O(1) per deletion), and lazily, once per log value,
+when a node first asks for the read-only view of a log that has some. The next
+update then starts from the compacted log, so steps after a deletion are cheap
+again.
+
+The merge rules are those of LangGraph's `add_messages`, including its corners:
+removals named in an update take effect at the end of that update (a message
+removed and re-added in the same update keeps its old place), a remove-all
+marker keeps the rest of its update verbatim (duplicates and `RemoveMessage`s
+included), and when several messages share an id, a replacement hits the last
+one and a removal drops them all.
+
+Ids are assigned in place to messages that have none (as LangGraph does, so a
+message written to two channels in one step carries the same id in both). That
+is the one place this module draws randomness; pass `new_id` for determinism.
+"""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final
+
+import attrs
+from langchain_core.messages import (
+    BaseMessage,
+    BaseMessageChunk,
+    RemoveMessage,
+    convert_to_messages,
+    message_chunk_to_message,
+)
+from pyrsistent import PMap, PVector, pmap, pvector
+
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.frozen import FrozenList, thaw
+from foldgraph._kernel.monoid import Monoid
+
+__all__ = [
+    "REMOVE_ALL_MESSAGES",
+    "MessageLog",
+    "build_log",
+    "coerce_messages",
+    "compact",
+    "lift_messages",
+    "merge_lists",
+    "merge_update",
+    "messages_monoid",
+    "messages_monoid_for",
+    "new_message_id",
+]
+
+REMOVE_ALL_MESSAGES: Final = "__remove_all__"
+"""The id of a `RemoveMessage` that clears the history before the rest of its update."""
+
+IdFactory = Callable[[], str]
+
+
+def new_message_id() -> str:
+    """A fresh message id, as LangGraph makes them: a uuid4 string."""
+    return str(uuid.uuid4())
+
+
+class _Gone:
+    """The tombstone left where a message was removed."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<removed>"
+
+    def __reduce__(self) -> str:
+        return "_GONE"
+
+
+_GONE: Final = _Gone()
+
+
+# -- coercion, shared by the list form and the log form ----------------------------------
+
+
+def as_message_list(value: Any) -> list[Any]:
+    """The items of one side of `add_messages`: a list item by item, anything else as one item.
+
+    Frozen views and persistent vectors count as lists, so a node may hand its
+    read-only `state["messages"]` straight back.
+    """
+    if isinstance(value, list):
+        return value
+    if isinstance(value, MessageLog):
+        return value.to_list()
+    if isinstance(value, FrozenList):
+        return list(value._items)
+    if isinstance(value, PVector):
+        return list(value)
+    return [value]
+
+
+def _is_plain_message(t: type) -> bool:
+    return issubclass(t, BaseMessage) and not issubclass(t, BaseMessageChunk)
+
+
+def coerce_messages(items: list[Any]) -> list[BaseMessage]:
+    """Turn strings, `(role, content)` tuples, dicts and chunks into messages.
+
+    A list that already holds only plain messages is returned as is (checking the
+    few distinct types, not converting each item), so ids assigned afterwards land
+    on the caller's own message objects, as in LangGraph.
+    """
+    if all(_is_plain_message(t) for t in set(map(type, items))):
+        return items
+    # Frozen dicts/lists (pmaps, pvectors) are thawed: langchain only accepts plain ones.
+    converted = convert_to_messages([thaw(item) for item in items])
+    return [message_chunk_to_message(m) for m in converted]  # type: ignore[arg-type]
+
+
+def assign_ids(messages: Sequence[BaseMessage], new_id: IdFactory = new_message_id) -> None:
+    """Give every message without an id a fresh one, in place."""
+    for message in messages:
+        if message.id is None:
+            message.id = new_id()
+
+
+def _last_remove_all(messages: Sequence[BaseMessage]) -> int | None:
+    """The position of the last remove-all marker: only what follows it survives."""
+    for i in range(len(messages) - 1, -1, -1):
+        m = messages[i]
+        if isinstance(m, RemoveMessage) and m.id == REMOVE_ALL_MESSAGES:
+            return i
+    return None
+
+
+def missing_id_error(message_id: str | None) -> ValueError:
+    """The error for removing a message that is not there (LangGraph's wording)."""
+    return ValueError(
+        f"Attempting to delete a message with an ID that doesn't exist ('{message_id}')"
+    )
+
+
+def _incoming(value: Any, new_id: IdFactory) -> list[BaseMessage]:
+    messages = coerce_messages(as_message_list(value))
+    assign_ids(messages, new_id)
+    return messages
+
+
+# -- the plain-list form ------------------------------------------------------------------
+
+
+def merge_lists(left: Any, right: Any, new_id: IdFactory = new_message_id) -> list[BaseMessage]:
+    """`add_messages` on plain lists: O(len(left) + len(right)), a new list every time.
+
+    This is what the public function does when called directly; channels use
+    the persistent `MessageLog` instead.
+    """
+    old = _incoming(left, new_id)
+    new = _incoming(right, new_id)
+    cut = _last_remove_all(new)
+    if cut is not None:
+        return new[cut + 1 :]
+    merged = list(old)
+    position = {m.id: i for i, m in enumerate(merged)}
+    doomed: set[str | None] = set()
+    for m in new:
+        at = position.get(m.id)
+        if at is None:
+            if isinstance(m, RemoveMessage):
+                raise missing_id_error(m.id)
+            position[m.id] = len(merged)
+            merged.append(m)
+        elif isinstance(m, RemoveMessage):
+            doomed.add(m.id)
+        else:
+            doomed.discard(m.id)
+            merged[at] = m
+    if doomed:
+        return [m for m in merged if m.id not in doomed]
+    return merged
+
+
+# -- the persistent log -------------------------------------------------------------------
+
+
+@attrs.frozen(slots=True, eq=False)
+class MessageLog:
+    """A message history in persistent form: messages, an id index, and tombstones.
+
+    - `messages`: the slots, in order; a removed message leaves `_GONE` behind.
+    - `index`: message id -> slot of the last message with that id.
+    - `shadowed`: id -> earlier slots holding the same id. Empty unless a list with
+      repeated ids was loaded verbatim (LangGraph keeps such duplicates).
+    - `gone`: how many slots are tombstones; `first_gone`: the lowest such slot
+      (slots before it never move when the log is compacted).
+
+    Two logs are equal when their live messages are; tombstones are representation.
+    """
+
+    messages: PVector = attrs.field(factory=pvector)
+    index: PMap = attrs.field(factory=pmap)
+    shadowed: PMap = attrs.field(factory=pmap)
+    gone: int = 0
+    first_gone: int = 0
+    # A memo of `compact(self)`, filled by `compacted()`; not part of the value.
+    _compacted: MessageLog | None = attrs.field(default=None, init=False, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.messages) - self.gone
+
+    def __iter__(self) -> Iterator[BaseMessage]:
+        if self.gone:
+            return (m for m in self.messages if m is not _GONE)
+        return iter(self.messages)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MessageLog):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        if isinstance(other, list):
+            return self.to_list() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_list(self) -> list[BaseMessage]:
+        """The live messages as a new plain list (what callers get back)."""
+        return list(self)
+
+    def compacted(self) -> MessageLog:
+        """This log without tombstones; computed once per log value, then remembered."""
+        if not self.gone:
+            return self
+        if self._compacted is None:
+            # A memo of a pure function of a frozen value: invisible to equality.
+            object.__setattr__(self, "_compacted", compact(self))
+        return self._compacted  # type: ignore[return-value]
+
+    def view(self, key: str | None = None) -> FrozenList:
+        """The read-only sequence a node receives: O(1), or O(n) once after deletions."""
+        return FrozenList(self.compacted().messages, key)
+
+
+def build_log(messages: Sequence[BaseMessage]) -> MessageLog:
+    """A log holding `messages` verbatim (ids already assigned), duplicates included."""
+    index = {m.id: i for i, m in enumerate(messages)}
+    shadowed: dict[Any, tuple[int, ...]] = {}
+    if len(index) < len(messages):  # repeated ids: remember the earlier slots too
+        for i, m in enumerate(messages):
+            if index[m.id] != i:
+                shadowed[m.id] = (*shadowed.get(m.id, ()), i)
+    return MessageLog(messages=pvector(messages), index=pmap(index), shadowed=pmap(shadowed))
+
+
+def compact(log: MessageLog) -> MessageLog:
+    """The same history without tombstones: O(n), so done rarely (see module doc).
+
+    Slots before the first tombstone keep their place. When few messages follow
+    it (say the last answer was removed), only their index entries are rewritten;
+    otherwise the index is rebuilt in one go, which is cheaper per entry.
+    """
+    if not log.gone:
+        return log
+    first = log.first_gone
+    moved = [m for m in log.messages[first:] if m is not _GONE]
+    live = first + len(moved)
+    if log.shadowed or len(moved) * 8 > live:
+        return build_log(log.to_list())
+    index = log.index.evolver()
+    for position, m in enumerate(moved, start=first):
+        index[m.id] = position
+    return MessageLog(messages=log.messages[:first].extend(moved), index=index.persistent())
+
+
+def lift_messages(value: Any, new_id: IdFactory = new_message_id) -> MessageLog:
+    """A user value (a list, one message, a string...) as a log, kept verbatim.
+
+    This is `add_messages(value, [])`: coerced and given ids, nothing merged.
+    """
+    if isinstance(value, MessageLog):
+        return value
+    return build_log(_incoming(value, new_id))
+
+
+def merge_update(log: MessageLog, update: Any, new_id: IdFactory = new_message_id) -> MessageLog:
+    """Fold one update into the log as `add_messages(log, update)` would: O(m log n).
+
+    Raises the ValueError LangGraph raises when the update removes an unknown id;
+    `log` itself is never changed, whatever happens.
+    """
+    incoming = _incoming(update, new_id)
+    cut = _last_remove_all(incoming)
+    if cut is not None:
+        return build_log(incoming[cut + 1 :])
+    if not incoming:
+        return log
+    # If a node already paid for compacting this log, continue from that.
+    if log._compacted is not None:
+        log = log._compacted
+    slots = log.messages.evolver()
+    index = log.index.evolver()
+    doomed: dict[Any, None] = {}  # ids removed by this update, applied at its end
+    for m in incoming:
+        mid = m.id
+        if mid in index:
+            if isinstance(m, RemoveMessage):
+                doomed[mid] = None
+            else:
+                doomed.pop(mid, None)
+                slots[index[mid]] = m
+        elif isinstance(m, RemoveMessage):
+            raise missing_id_error(mid)
+        else:
+            index[mid] = len(slots)
+            slots.append(m)
+    gone, first_gone, shadowed = log.gone, log.first_gone, log.shadowed
+    for mid in doomed:
+        at = (index[mid], *shadowed.get(mid, ()))
+        for slot in at:
+            slots[slot] = _GONE
+        first_gone = min(first_gone, *at) if gone else min(at)
+        gone += len(at)
+        del index[mid]
+        if mid in shadowed:
+            shadowed = shadowed.remove(mid)
+    return MessageLog(
+        messages=slots.persistent(),
+        index=index.persistent(),
+        shadowed=shadowed,
+        gone=gone,
+        first_gone=first_gone,
+    )
+
+
+# -- the monoid ---------------------------------------------------------------------------
+
+
+def _combine_all(stored: Any, updates: Sequence[Any]) -> MessageLog:
+    if stored is MISSING:
+        log = MessageLog()
+    elif isinstance(stored, MessageLog):
+        log = stored
+    else:
+        log = lift_messages(stored)
+    for update in updates:
+        log = merge_update(log, update)
+    # Tombstones outnumbering live messages: compacting costs under twice the deletions
+    # made since the last compaction, so O(1) amortised per deletion.
+    if log.gone > len(log):
+        log = compact(log)
+    return log
+
+
+def _thaw(stored: Any) -> list[BaseMessage]:
+    if isinstance(stored, MessageLog):
+        return stored.to_list()
+    return thaw(stored)
+
+
+@functools.cache
+def messages_monoid() -> Monoid:
+    """The monoid of `add_messages` over `MessageLog`s."""
+    from foldgraph.graph.message import add_messages
+
+    return Monoid(
+        name="add_messages",
+        reducer=add_messages,
+        empty=MessageLog,
+        combine_all=_combine_all,
+        lift=lift_messages,
+        thaw=_thaw,
+    )
+
+
+def messages_monoid_for() -> dict[Any, Callable[[Any], Monoid | None]]:
+    """The reducers this module accelerates, for `monoid_for`'s registry.
+
+    `add_messages` and its argument-less partials map to the log monoid, whatever
+    the channel type. `add_messages(format="langchain-openai")` is left out on
+    purpose: it re-formats (and drops the ids of) the whole history on every
+    update, so only the generic fold reproduces it exactly.
+    """
+    from foldgraph.graph.message import _plain_partials, add_messages
+
+    def factory(_typ: Any) -> Monoid:
+        return messages_monoid()
+
+    return {reducer: factory for reducer in (add_messages, *_plain_partials())}

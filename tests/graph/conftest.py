@@ -1,0 +1,16 @@
+"""Shared bits of the graph behaviour tests.
+
+Every expected value in tests/graph was produced by running the same program on
+LangGraph 1.2.22. Tests marked `foldgraph_only` pin a deliberate difference
+from LangGraph (see the comment on each); they are skipped when the suite is
+run against LangGraph.
+"""
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "foldgraph_only: a deliberate difference from LangGraph; skipped on LangGraph",
+    )
