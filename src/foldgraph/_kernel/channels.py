@@ -48,6 +48,10 @@ class BaseChannel:
     key: str = attrs.field(default="", kw_only=True)
 
     checkpointed: ClassVar[bool] = True
+    clears_each_step: ClassVar[bool] = False
+    """True when a step without writes can change the value (so `apply` must notify it)."""
+    finishes: ClassVar[bool] = False
+    """True when the value changes as the run is about to finish (deferred nodes)."""
 
     def initial(self) -> Any:
         return MISSING
@@ -114,6 +118,8 @@ class LastValue(BaseChannel):
 class LastValueAfterFinish(BaseChannel):
     """Like LastValue, but only readable once the run is about to finish (deferred nodes)."""
 
+    finishes: ClassVar[bool] = True
+
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return stored, False
@@ -147,6 +153,8 @@ class LastValueAfterFinish(BaseChannel):
 class AnyValue(BaseChannel):
     """Keeps the last value; several writes in a step are assumed equal."""
 
+    clears_each_step: ClassVar[bool] = True
+
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return MISSING, stored is not MISSING
@@ -158,6 +166,7 @@ class EphemeralValue(BaseChannel):
     """A value that lives for one superstep: a step with no writes clears it."""
 
     guard: bool = True
+    clears_each_step: ClassVar[bool] = True
 
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
@@ -206,6 +215,7 @@ class Topic(BaseChannel):
     """
 
     accumulate: bool = False
+    clears_each_step: ClassVar[bool] = True
 
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         base = stored if (self.accumulate and stored is not MISSING) else pvector()
@@ -328,6 +338,7 @@ class NamedBarrierValueAfterFinish(BaseChannel):
     """A join for deferred nodes: available once all names wrote and the run is finishing."""
 
     names: frozenset[str] = frozenset()
+    finishes: ClassVar[bool] = True
 
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         seen, finished = (frozenset(), False) if stored is MISSING else stored

@@ -127,6 +127,15 @@ def apply(
     next_version = snapshot.max_version + 1
     values = snapshot.values.evolver()
     versions = snapshot.versions.evolver()
+    changed: set[str] = set()
+    updated: set[str] = set()
+
+    def record(chan: str, new: Any, *, wakes: bool = True) -> None:
+        _store(values, chan, new)
+        versions[chan] = next_version
+        changed.add(chan)
+        if wakes and channels[chan].is_available(new):
+            updated.add(chan)
 
     seen = snapshot.seen
     if ordered:
@@ -143,50 +152,38 @@ def apply(
 
         consumed = {c for task, _ in ordered for c in task.triggers if c in channels}
         for chan in sorted(consumed):
-            new, changed = channels[chan].consume(_get(values, chan))
-            if changed:
-                _store(values, chan, new)
-                versions[chan] = next_version
+            new, did_change = channels[chan].consume(_get(values, chan))
+            if did_change:
+                record(chan, new, wakes=False)
 
     batches: dict[str, list[Any]] = {}
     for _, writes in ordered:
         for chan, value in writes:
-            if chan in _SPECIAL:
-                continue
-            if chan in channels:
+            if chan in channels and chan not in _SPECIAL:
                 batches.setdefault(chan, []).append(value)
-
-    updated: set[str] = set()
     for chan, batch in batches.items():
-        new, changed = channels[chan].update(_get(values, chan), batch)
-        if changed:
-            _store(values, chan, new)
-            versions[chan] = next_version
-            if channels[chan].is_available(new):
-                updated.add(chan)
+        new, did_change = channels[chan].update(_get(values, chan), batch)
+        if did_change:
+            record(chan, new)
 
     if ordered:
-        for chan, channel in channels.items():
-            if chan in batches:
+        # Only a channel written in the previous step can be cleared by a step without writes.
+        for chan in snapshot.updated:
+            channel = channels.get(chan)
+            if channel is None or not channel.clears_each_step or chan in batches:
                 continue
             old = _get(values, chan)
-            if old is MISSING:
-                continue
-            new, changed = channel.update(old, ())
-            if changed:
-                _store(values, chan, new)
-                versions[chan] = next_version
-                if channel.is_available(new):
-                    updated.add(chan)
+            if old is not MISSING:
+                new, did_change = channel.update(old, ())
+                if did_change:
+                    record(chan, new)
 
-        if not any(c in graph.trigger_to_nodes or c == TASKS for c in updated):
-            for chan, channel in channels.items():
-                new, changed = channel.finish(_get(values, chan))
-                if changed:
-                    _store(values, chan, new)
-                    versions[chan] = next_version
-                    if channel.is_available(new):
-                        updated.add(chan)
+        nothing_wakes = not any(c in graph.trigger_to_nodes or c == TASKS for c in updated)
+        if graph.finishing and nothing_wakes:
+            for chan in graph.finishing:
+                new, did_change = channels[chan].finish(_get(values, chan))
+                if did_change:
+                    record(chan, new)
 
     return attrs.evolve(
         snapshot,
@@ -195,7 +192,9 @@ def apply(
         seen=seen,
         step=snapshot.step + 1,
         updated=frozenset(updated),
+        changed=frozenset(changed),
         pending=pvector(),
+        top_version=next_version if changed else snapshot.max_version,
     )
 
 
@@ -252,11 +251,13 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
     values = snapshot.values.evolver()
     versions = snapshot.versions.evolver()
     updated = set(snapshot.updated)
+    changed: set[str] = set(snapshot.changed)
     for chan, batch in batches.items():
-        new, changed = graph.channels[chan].update(_get(values, chan), batch)
-        if changed:
+        new, did_change = graph.channels[chan].update(_get(values, chan), batch)
+        if did_change:
             _store(values, chan, new)
             versions[chan] = next_version
+            changed.add(chan)
             if graph.channels[chan].is_available(new):
                 updated.add(chan)
     return attrs.evolve(
@@ -264,4 +265,6 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
         values=values.persistent(),
         versions=versions.persistent(),
         updated=frozenset(updated),
+        changed=frozenset(changed),
+        top_version=next_version if len(changed) > len(snapshot.changed) else snapshot.max_version,
     )

@@ -42,9 +42,15 @@ class Snapshot:
     parent_id: str | None = None
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
     created_at: str = ""
+    changed: frozenset[str] = frozenset()
+    """Channels whose version this snapshot's step bumped (what a delta saver must write)."""
+    top_version: int = attrs.field(default=-1)
+    """The highest version in `versions` (kept by `apply`, so it is never recounted)."""
 
     @property
     def max_version(self) -> int:
+        if self.top_version >= 0:
+            return self.top_version
         return max(self.versions.values(), default=0)
 
 
@@ -66,6 +72,7 @@ class GraphSpec:
     channels: Mapping[str, BaseChannel]
     nodes: Mapping[str, NodeSpec]
     trigger_to_nodes: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    finishing: tuple[str, ...] = ()
 
     @classmethod
     def build(cls, channels: Mapping[str, BaseChannel], nodes: Mapping[str, NodeSpec]) -> GraphSpec:
@@ -77,6 +84,7 @@ class GraphSpec:
             channels=dict(channels),
             nodes=dict(nodes),
             trigger_to_nodes={k: tuple(sorted(v)) for k, v in index.items()},
+            finishing=tuple(k for k, c in channels.items() if c.finishes),
         )
 
 

@@ -185,7 +185,9 @@ class Run:
             parent_id = self._saved_from
         if parent_id:
             config[CONF]["checkpoint_id"] = parent_id
-        self.checkpointer.put(config, checkpoint, dict(snapshot.metadata), dict(snapshot.versions))
+        versions = snapshot.versions
+        new_versions = {c: versions[c] for c in snapshot.changed if c in versions}
+        self.checkpointer.put(config, checkpoint, dict(snapshot.metadata), new_versions)
 
     def save_writes(
         self, snapshot: Snapshot, task: Task, writes: Sequence[tuple[str, Any]]

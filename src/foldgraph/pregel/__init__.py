@@ -81,6 +81,7 @@ class Pregel(Runnable[Any, Any]):
         self.config = config
         self._output_set = frozenset(output_channels)
         self._stream_set = frozenset(self.stream_channels)
+        self._untracked = tuple(k for k, c in spec.channels.items() if not c.checkpointed)
         self._initial = pmap(
             {k: v for k, c in spec.channels.items() if (v := c.initial()) is not MISSING}
         )
@@ -786,7 +787,7 @@ class Pregel(Runnable[Any, Any]):
 
     def _checkpoint_of(self, snapshot: Snapshot) -> dict[str, Any]:
         values = snapshot.values
-        untracked = [k for k, c in self.spec.channels.items() if not c.checkpointed and k in values]
+        untracked = [k for k in self._untracked if k in values]
         if untracked:
             ev = values.evolver()
             for k in untracked:
