@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff check src tests examples $(wildcard benchmarks)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
