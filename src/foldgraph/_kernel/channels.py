@@ -15,7 +15,8 @@ import attrs
 from pyrsistent import PVector, pvector
 
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.frozen import freeze, thaw, view
+from foldgraph._kernel._vector import Vector
+from foldgraph._kernel.frozen import FrozenList, freeze, thaw, view
 from foldgraph._kernel.monoid import Monoid, monoid_for
 from foldgraph.errors import (
     EmptyChannelError,
@@ -200,7 +201,9 @@ class UntrackedValue(BaseChannel):
 def _flatten(updates: Sequence[Any]) -> list[Any]:
     flat: list[Any] = []
     for update in updates:
-        if isinstance(update, list | tuple | PVector):
+        if isinstance(update, FrozenList):
+            flat.extend(update._items)
+        elif isinstance(update, list | tuple | PVector | Vector):
             flat.extend(update)
         else:
             flat.append(update)
@@ -279,9 +282,9 @@ class BinaryOperatorAggregate(BaseChannel):
                 raise InvalidUpdateError(
                     f"At key '{self.key}': can receive only one Overwrite value per super-step."
                 )
-            i = overwritten[0]
-            stored = self.monoid.lift(_is_overwrite(updates[i])[1])
-            updates = updates[i + 1 :]
+            # As in LangGraph, an Overwrite replaces the value and wins over every
+            # other write of the same superstep.
+            return self.monoid.lift(_is_overwrite(updates[overwritten[0]])[1]), True
         if stored is MISSING and updates:
             stored, updates = self.monoid.lift(updates[0]), updates[1:]
         return self.monoid.combine_all(stored, updates), True

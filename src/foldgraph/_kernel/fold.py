@@ -185,6 +185,9 @@ def apply(
                 if did_change:
                     record(chan, new)
 
+    if not ordered:
+        # No task ran, so no step passed for the channels: what was fresh stays fresh.
+        updated |= snapshot.updated
     return attrs.evolve(
         snapshot,
         values=values.persistent(),
@@ -252,12 +255,14 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
     versions = snapshot.versions.evolver()
     updated = set(snapshot.updated)
     changed: set[str] = set(snapshot.changed)
+    bumped = False
     for chan, batch in batches.items():
         new, did_change = graph.channels[chan].update(_get(values, chan), batch)
         if did_change:
             _store(values, chan, new)
             versions[chan] = next_version
             changed.add(chan)
+            bumped = True
             if graph.channels[chan].is_available(new):
                 updated.add(chan)
     return attrs.evolve(
@@ -266,5 +271,5 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
         versions=versions.persistent(),
         updated=frozenset(updated),
         changed=frozenset(changed),
-        top_version=next_version if len(changed) > len(snapshot.changed) else snapshot.max_version,
+        top_version=next_version if bumped else snapshot.max_version,
     )

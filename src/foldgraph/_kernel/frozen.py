@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 from pyrsistent import PMap, PVector, pmap, pvector
 from pyrsistent.typing import PMap as PMapT
 
+from foldgraph._kernel._vector import Vector
 from foldgraph.errors import ImmutableStateError
 
 __all__ = ["FrozenDict", "FrozenList", "freeze", "thaw", "view"]
@@ -56,7 +57,7 @@ class FrozenList(Sequence[Any]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, FrozenList):
             return list(self._items) == list(other._items)
-        if isinstance(other, list | tuple | PVector):
+        if isinstance(other, list | tuple | PVector | Vector):
             return len(self._items) == len(other) and all(
                 a == b for a, b in zip(self._items, other, strict=False)
             )
@@ -123,7 +124,7 @@ def freeze(value: Any) -> Any:
 
 def thaw(value: Any) -> Any:
     """Turn a stored value back into plain lists and dicts for the caller."""
-    if isinstance(value, PVector):
+    if isinstance(value, PVector | Vector):
         return [thaw(v) for v in value]
     if isinstance(value, PMap):
         return {k: thaw(v) for k, v in value.items()}
@@ -136,7 +137,7 @@ def thaw(value: Any) -> Any:
 
 def view(value: Any, key: str | None = None) -> Any:
     """A read-only view of a stored value; O(1) for vectors, O(keys) for maps."""
-    if isinstance(value, PVector):
+    if isinstance(value, PVector | Vector):
         return FrozenList(value, key)
     if isinstance(value, PMap):
         return FrozenDict({k: view(v) for k, v in value.items()})

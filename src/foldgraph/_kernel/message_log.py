@@ -2,8 +2,9 @@
 
 LangGraph's `add_messages` copies the whole history and rebuilds an id -> position
 dict on every update, so a step costs O(n) in the length of the conversation.
-Here the history is a `MessageLog`: a pvector of messages plus a pmap from message
-id to position. Appending is a pvector append, replacing by id is a pvector set,
+Here the history is a `MessageLog`: a persistent vector of messages plus a HAMT from
+message id to position (both GC-friendly across kept versions, see `_vector`).
+Appending is a vector append, replacing by id is a vector set,
 and both share every untouched node with the previous log, so an update of m
 messages onto n costs O(m log n) and consecutive snapshots share the history.
 
@@ -42,7 +43,10 @@ from langchain_core.messages import (
     convert_to_messages,
     message_chunk_to_message,
 )
-from pyrsistent import PMap, PVector, pmap, pvector
+import immutables
+from pyrsistent import PVector
+
+from foldgraph._kernel._vector import Vector, vector
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import FrozenList, thaw
@@ -103,7 +107,7 @@ def as_message_list(value: Any) -> list[Any]:
         return value.to_list()
     if isinstance(value, FrozenList):
         return list(value._items)
-    if isinstance(value, PVector):
+    if isinstance(value, PVector | Vector):
         return list(value)
     return [value]
 
@@ -206,9 +210,9 @@ class MessageLog:
     Two logs are equal when their live messages are; tombstones are representation.
     """
 
-    messages: PVector = attrs.field(factory=pvector)
-    index: PMap = attrs.field(factory=pmap)
-    shadowed: PMap = attrs.field(factory=pmap)
+    messages: Vector = attrs.field(factory=vector)
+    index: immutables.Map = attrs.field(factory=immutables.Map)
+    shadowed: immutables.Map = attrs.field(factory=immutables.Map)
     gone: int = 0
     first_gone: int = 0
     # A memo of `compact(self)`, filled by `compacted()`; not part of the value.
@@ -257,7 +261,9 @@ def build_log(messages: Sequence[BaseMessage]) -> MessageLog:
         for i, m in enumerate(messages):
             if index[m.id] != i:
                 shadowed[m.id] = (*shadowed.get(m.id, ()), i)
-    return MessageLog(messages=pvector(messages), index=pmap(index), shadowed=pmap(shadowed))
+    return MessageLog(
+        messages=vector(messages), index=immutables.Map(index), shadowed=immutables.Map(shadowed)
+    )
 
 
 def compact(log: MessageLog) -> MessageLog:
@@ -274,10 +280,10 @@ def compact(log: MessageLog) -> MessageLog:
     live = first + len(moved)
     if log.shadowed or len(moved) * 8 > live:
         return build_log(log.to_list())
-    index = log.index.evolver()
+    index = log.index.mutate()
     for position, m in enumerate(moved, start=first):
         index[m.id] = position
-    return MessageLog(messages=log.messages[:first].extend(moved), index=index.persistent())
+    return MessageLog(messages=log.messages[:first].extend(moved), index=index.finish())
 
 
 def lift_messages(value: Any, new_id: IdFactory = new_message_id) -> MessageLog:
@@ -306,7 +312,7 @@ def merge_update(log: MessageLog, update: Any, new_id: IdFactory = new_message_i
     if log._compacted is not None:
         log = log._compacted
     slots = log.messages.evolver()
-    index = log.index.evolver()
+    index = log.index.mutate()
     doomed: dict[Any, None] = {}  # ids removed by this update, applied at its end
     for m in incoming:
         mid = m.id
@@ -330,10 +336,10 @@ def merge_update(log: MessageLog, update: Any, new_id: IdFactory = new_message_i
         gone += len(at)
         del index[mid]
         if mid in shadowed:
-            shadowed = shadowed.remove(mid)
+            shadowed = shadowed.delete(mid)
     return MessageLog(
         messages=slots.persistent(),
-        index=index.persistent(),
+        index=index.finish(),
         shadowed=shadowed,
         gone=gone,
         first_gone=first_gone,

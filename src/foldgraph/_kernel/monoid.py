@@ -22,7 +22,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
-from pyrsistent import PVector, pvector
+from pyrsistent import PVector
+
+from foldgraph._kernel._vector import Vector, vector
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import FrozenList, freeze, thaw
@@ -91,29 +93,29 @@ def fold_monoid(reducer: Callable[[Any, Any], Any], typ: Any) -> Monoid:
     )
 
 
-def _append_all(stored: Any, updates: Sequence[Any]) -> PVector:
-    acc = pvector() if stored is MISSING else stored
+def _append_all(stored: Any, updates: Sequence[Any]) -> Vector:
+    acc = vector() if stored is MISSING else stored
     for update in updates:
         if isinstance(update, FrozenList):
             update = list(update._items)
-        if not isinstance(update, list | PVector):
+        if not isinstance(update, list | PVector | Vector):
             raise TypeError(
                 f'can only concatenate list (not "{type(update).__name__}") to list: '
                 "a channel reduced with operator.add takes a list per update, "
                 'e.g. `return {"key": [item]}`'
             )
-        acc = acc.extend(freeze(x) for x in update)
+        acc = acc.extend(map(freeze, update))
     return acc
 
 
 append_monoid = Monoid(
     name="add",
     reducer=operator.add,
-    empty=pvector,
+    empty=vector,
     combine_all=_append_all,
-    lift=lambda value: pvector(freeze(x) for x in value),
+    lift=lambda value: vector(map(freeze, value)),
 )
-"""`operator.add` on a list channel: appends into a shared persistent vector."""
+"""`operator.add` on a list channel: appends into a shared persistent vector (O(log n))."""
 
 
 _SEQUENCE_ORIGINS: tuple[Any, ...] = (list, Sequence)

@@ -490,7 +490,9 @@ class Run:
         if "updates" in self.modes:
             yield Emit(self.ns, "updates", chunk)
         if "values" in self.modes and self.interrupts:
-            yield Emit(self.ns, "values", chunk)
+            values = self.graph._stream_values(self.snapshot)
+            state = dict(values) if isinstance(values, dict) else {}
+            yield Emit(self.ns, "values", {**state, **chunk})
 
     def _emit_checkpoint(self, snapshot: Snapshot) -> Generator[Emit, Any, None]:
         state = self.graph._state_snapshot(snapshot, {}, self.checkpoint_ns, self.thread_id)

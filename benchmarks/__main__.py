@@ -1,0 +1,453 @@
+"""``python -m benchmarks``: run every workload on foldgraph (and LangGraph), print tables.
+
+Options: ``--quick`` (smoke test), ``--only NAME[,NAME]``, ``--max-langgraph-steps N``,
+``--repeats N``, ``--timeout S``, ``--in-process``, ``--json FILE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from importlib import metadata
+
+from benchmarks import checkpoints, core
+from benchmarks._harness import (
+    DISPLAY,
+    LIBRARIES,
+    Metric,
+    Outcome,
+    Settings,
+    Workload,
+    run_in_child,
+    run_sizes,
+    worker_main,
+)
+
+WORKLOADS: tuple[Workload, ...] = (*core.WORKLOADS, *checkpoints.WORKLOADS)
+BY_NAME = {w.name: w for w in WORKLOADS}
+
+Results = dict[str, dict[int, Outcome]]  # library root -> size -> outcome
+
+MU = "\N{MICRO SIGN}"
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def _num(x: float) -> str:
+    a = abs(x)
+    if a >= 100:
+        return f"{x:,.0f}"
+    if a >= 10:
+        return f"{x:.1f}"
+    if a >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3f}"
+
+
+def fmt_value(value: float, unit: str) -> str:
+    if unit == "us":
+        return f"{_num(value * 1e6)} {MU}s"
+    if unit == "ms":
+        return f"{_num(value * 1e3)} ms"
+    if unit == "s":
+        return f"{_num(value)} s"
+    if unit == "MiB":
+        return f"{_num(value / 2**20)} MiB"
+    if unit == "x":
+        return f"{value:.2f}{TIMES}"
+    if unit == "count":
+        return f"{int(value):,}"
+    return _num(value)
+
+
+def fmt_ratio(r: float) -> str:
+    return f"{r:.1f}{TIMES}" if r >= 10 else f"{r:.2f}{TIMES}"
+
+
+def metric_value(results: Results, root: str, metric: Metric, size: int) -> float | None:
+    outcome = results.get(root, {}).get(size)
+    if outcome is None or outcome.error or outcome.skipped:
+        return None
+    return outcome.values.get(metric.key)
+
+
+def growth_value(results: Results, root: str, metric: Metric, sizes: Sequence[int]) -> float | None:
+    lo = metric_value(results, root, Metric(metric.growth_of or "", "", ""), sizes[0])
+    hi = metric_value(results, root, Metric(metric.growth_of or "", "", ""), sizes[-1])
+    if lo is None or hi is None or lo <= 0:
+        return None
+    return hi / lo
+
+
+def failure_notes(results: Results) -> dict[str, int]:
+    """Number each distinct failure ("<library>: <error>") for footnotes under a table."""
+    notes: dict[str, int] = {}
+    for root, per_lib in results.items():
+        for outcome in per_lib.values():
+            if outcome.error:
+                notes.setdefault(f"{DISPLAY[root]}: {outcome.error}", len(notes) + 1)
+    return notes
+
+
+def _error_cell(root: str, outcome: Outcome, notes: dict[str, int]) -> str:
+    error = outcome.error or ""
+    short = error if len(error) <= 40 else error.split(":", 1)[0]
+    mark = notes.get(f"{DISPLAY[root]}: {error}")
+    return f"{DISPLAY[root]}: {short}" + (f" [!{mark}]" if mark else "")
+
+
+def cell(
+    results: Results,
+    root: str,
+    size: int | None,
+    value: float | None,
+    unit: str,
+    notes: dict[str, int],
+) -> str:
+    if value is not None:
+        return fmt_value(value, unit)
+    per_lib = results.get(root)
+    if per_lib is None:
+        return "not installed" if root == "langgraph" else "not run"
+    outcomes = [per_lib[size]] if size in per_lib else []
+    if size is None:  # derived row: show why an input is missing
+        outcomes = list(per_lib.values())
+    for outcome in outcomes:
+        if outcome.error:
+            return _error_cell(root, outcome, notes)
+    for outcome in outcomes:
+        if outcome.skipped:
+            return outcome.skipped
+    return "-"
+
+
+def table_rows(
+    workload: Workload, results: Results, sizes: Sequence[int], notes: dict[str, int]
+) -> list[list[str]]:
+    rows = []
+    for metric in workload.metrics:
+        if metric.growth_of is not None:
+            fg = growth_value(results, "foldgraph", metric, sizes)
+            lg = growth_value(results, "langgraph", metric, sizes)
+            size_text = f"{sizes[0]:,}->{sizes[-1]:,}"
+            row_sizes: list[tuple[str, int | None, float | None, float | None]] = [
+                (size_text, None, fg, lg)
+            ]
+        else:
+            row_sizes = [
+                (
+                    f"{size:,}",
+                    size,
+                    metric_value(results, "foldgraph", metric, size),
+                    metric_value(results, "langgraph", metric, size),
+                )
+                for size in sizes
+            ]
+        for size_text, size, fg, lg in row_sizes:
+            if fg is not None and lg is not None and metric.compare and fg > 0:
+                ratio = fmt_ratio(lg / fg)
+            elif not metric.compare and fg is not None and lg is not None:
+                ratio = "-"
+            else:
+                ratio = "n/a"
+            rows.append(
+                [
+                    metric.label,
+                    size_text,
+                    cell(results, "foldgraph", size, fg, metric.unit, notes),
+                    cell(results, "langgraph", size, lg, metric.unit, notes),
+                    ratio,
+                ]
+            )
+    return rows
+
+
+def print_table(
+    workload: Workload, results: Results, sizes: Sequence[int], *, verbose: bool = False
+) -> None:
+    header = ["workload", workload.size_label, "foldgraph", "LangGraph", "ratio LG/fg"]
+    notes = failure_notes(results)
+    rows = table_rows(workload, results, sizes, notes)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    align = ["<", ">", ">", ">", ">"]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(f"{c:{a}{w}}" for c, a, w in zip(cells, align, widths, strict=True))
+
+    print()
+    print(f"{workload.title}  [issue: {workload.issue}]")
+    if workload.note:
+        print(f"  {workload.note}")
+    print(line(header))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print(line(row))
+    details = {
+        f"{DISPLAY[root]}: {o.error}": o.detail
+        for root, per_lib in results.items()
+        for o in per_lib.values()
+        if o.error
+    }
+    for summary, mark in notes.items():
+        print(f"  [!{mark}] {summary}")
+        detail = details.get(summary)
+        if detail and verbose:
+            print("      " + detail.replace("\n", "\n      "))
+    sys.stdout.flush()
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def _values(all_results: dict[str, Results], name: str, root: str) -> dict[int, dict[str, float]]:
+    per_lib = all_results.get(name, {}).get(root, {})
+    return {s: o.values for s, o in per_lib.items() if not o.error and not o.skipped}
+
+
+def targets(all_results: dict[str, Results]) -> list[str]:
+    lines = []
+
+    # ≥3x LangGraph on workloads 1-3 (every timed row that both libraries produced).
+    ratios: list[tuple[float, str]] = []
+    for name in ("chain", "fanout", "reducers"):
+        if name not in all_results:
+            continue
+        fg, lg = _values(all_results, name, "foldgraph"), _values(all_results, name, "langgraph")
+        for metric in BY_NAME[name].metrics:
+            if metric.growth_of or not metric.compare:
+                continue
+            for size in sorted(set(fg) & set(lg)):
+                a, b = fg[size].get(metric.key), lg[size].get(metric.key)
+                if a and b:
+                    ratios.append((b / a, f"{name} '{metric.label}' @ {size:,}"))
+    lines.append(
+        _verdict(
+            "Workloads 1-3 run >= 3x faster than LangGraph",
+            ratios,
+            lambda r: r >= 3,
+            lambda worst: f"slowest ratio {fmt_ratio(worst[0])} ({worst[1]})",
+            pick=min,
+            missing="not measured on both libraries",
+        )
+    )
+
+    # Reducer cost flat in history length: largest / smallest <= 2.
+    fg = _values(all_results, "reducers", "foldgraph")
+    growths = []
+    if fg:
+        sizes = sorted(fg)
+        for key in ("add_list", "msg_append", "msg_replace"):
+            lo, hi = fg[sizes[0]].get(key), fg[sizes[-1]].get(key)
+            if lo and hi:
+                growths.append((hi / lo, f"{key}, {sizes[0]:,}->{sizes[-1]:,} items"))
+    lines.append(
+        _verdict(
+            "foldgraph reducer cost flat in history length (largest/smallest <= 2x)",
+            growths,
+            lambda g: g <= 2,
+            lambda worst: f"worst growth {worst[0]:.2f}{TIMES} ({worst[1]})",
+            pick=max,
+        )
+    )
+
+    # Saver memory at 5 000 steps <= 1/20 of LangGraph's.
+    fg, lg = (
+        _values(all_results, "checkpoints", "foldgraph"),
+        _values(all_results, "checkpoints", "langgraph"),
+    )
+    lines.append(memory_verdict(fg, lg))
+
+    # Time per step flat as history grows: last 10% / first 10% <= 1.5 at the largest size.
+    grown = [s for s, v in fg.items() if "growth" in v]
+    size = max(grown) if grown else None
+    flat_target = "foldgraph time per step flat as history grows (last/first 10% <= 1.5x)"
+    if size is not None:
+        g = fg[size]["growth"]
+        ok = "met" if g <= 1.5 else "NOT met"
+        extra = ""
+        lg_grown = [s for s, v in lg.items() if "growth" in v]
+        if lg_grown:
+            top = max(lg_grown)
+            extra = f" (LangGraph: {lg[top]['growth']:.2f}{TIMES} at {top:,} steps)"
+        lines.append(f"{flat_target}: {ok}: {g:.2f}{TIMES} at {size:,} steps{extra}")
+    else:
+        lines.append(f"{flat_target}: unknown (not measured)")
+    return lines
+
+
+def memory_verdict(fg: dict[int, dict[str, float]], lg: dict[int, dict[str, float]]) -> str:
+    """Saver memory at 5 000 steps <= 1/20 of LangGraph's.
+
+    With LangGraph capped below 5 000 steps, its memory there is extrapolated
+    with a power law through its two largest measured sizes, and the verdict
+    says so ("unverified").
+    """
+    target = "Saver memory at 5,000 steps <= 1/20 of LangGraph's"
+    goal = 5000
+    fg_mem = {s: v["memory"] for s, v in fg.items() if "memory" in v}
+    lg_mem = {s: v["memory"] for s, v in lg.items() if "memory" in v}
+    if goal in fg_mem and goal in lg_mem:
+        ratio = lg_mem[goal] / max(fg_mem[goal], 1.0)
+        ok = "met" if ratio >= 20 else "NOT met"
+        return f"{target}: {ok}: LangGraph holds {fmt_ratio(ratio)} foldgraph's"
+    if goal not in fg_mem:
+        return f"{target}: unknown (foldgraph not measured at {goal:,} steps)"
+    if not lg_mem:
+        return f"{target}: unknown (LangGraph not measured)"
+    sizes = sorted(lg_mem)
+    top = sizes[-1]
+    exponent = 2.0
+    if len(sizes) >= 2 and lg_mem[sizes[-2]] > 0:
+        exponent = math.log(lg_mem[top] / lg_mem[sizes[-2]]) / math.log(top / sizes[-2])
+    estimate = lg_mem[top] * (goal / top) ** exponent
+    ratio = estimate / max(fg_mem[goal], 1.0)
+    likely = "likely met" if ratio >= 20 else "likely NOT met"
+    at_top = ""
+    if top in fg_mem:
+        at_top = f"; measured at {top:,} steps: {fmt_ratio(lg_mem[top] / max(fg_mem[top], 1.0))}"
+    return (
+        f"{target}: unverified, {likely}: foldgraph {fmt_value(fg_mem[goal], 'MiB')} vs LangGraph"
+        f" ~{fmt_value(estimate, 'MiB')} extrapolated (growth ~n^{exponent:.1f} from its"
+        f" {top:,}-step run) = ~{fmt_ratio(ratio)}{at_top}."
+        " Run with --max-langgraph-steps 5000 to measure it."
+    )
+
+
+def _verdict(title, items, good, describe, *, pick, missing="not measured") -> str:  # type: ignore[no-untyped-def]
+    if not items:
+        return f"{title}: unknown ({missing})"
+    worst = pick(items, key=lambda item: item[0])
+    ok = all(good(v) for v, _ in items)
+    return f"{title}: {'met' if ok else 'NOT met'}: {describe(worst)}"
+
+
+# --------------------------------------------------------------------------- main
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description="foldgraph benchmarks, side by side with LangGraph when it is installed.",
+    )
+    p.add_argument("--quick", action="store_true", help="small sizes, few repeats (smoke test)")
+    p.add_argument(
+        "--only",
+        action="append",
+        metavar="NAME",
+        help=f"run only these workloads (repeatable or comma-separated): {', '.join(BY_NAME)}",
+    )
+    p.add_argument(
+        "--max-langgraph-steps",
+        type=int,
+        default=None,
+        metavar="N",
+        help="skip LangGraph on the checkpoints workload above N steps "
+        "(default 2000; 100 with --quick, where LangGraph's 1000-step run alone takes ~30 s)",
+    )
+    p.add_argument("--repeats", type=int, default=None, help="timed repeats per measurement")
+    p.add_argument(
+        "--timeout", type=float, default=900.0, help="seconds per (workload, library) worker"
+    )
+    p.add_argument(
+        "--in-process", action="store_true", help="no worker processes (for profiling/debugging)"
+    )
+    p.add_argument("--json", metavar="FILE", help="also write raw results (base units) as JSON")
+    p.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
+    # Internal: the child-process side of one (workload, library) pair.
+    p.add_argument("--worker", help=argparse.SUPPRESS)
+    p.add_argument("--root", help=argparse.SUPPRESS)
+    p.add_argument("--sizes", help=argparse.SUPPRESS)
+    return p.parse_args(argv)
+
+
+def selected(only: list[str] | None) -> list[Workload]:
+    if not only:
+        return list(WORKLOADS)
+    names = [n.strip() for item in only for n in item.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BY_NAME]
+    if unknown:
+        raise SystemExit(f"unknown workload(s) {unknown}; choose from {list(BY_NAME)}")
+    return [BY_NAME[n] for n in names]
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    repeats = args.repeats or (3 if args.quick else 7)
+    settings = Settings(quick=args.quick, repeats=repeats)
+
+    if args.worker:
+        sizes = tuple(int(s) for s in args.sizes.split(",") if s)
+        worker_main(BY_NAME[args.worker], args.root, sizes, settings)
+        return 0
+
+    cap = args.max_langgraph_steps
+    if cap is None:
+        cap = 100 if args.quick else 2000
+    have_langgraph = importlib.util.find_spec("langgraph") is not None
+    roots = [r for r in LIBRARIES if r != "langgraph" or have_langgraph]
+
+    print("foldgraph benchmarks" + (" (--quick)" if args.quick else ""))
+    print(
+        f"  python {platform.python_version()} on {platform.machine()}, "
+        f"foldgraph {_version('foldgraph') or '?'}, "
+        f"langgraph {_version('langgraph') or 'not installed'}; "
+        f"median of {repeats} repeats after a warm-up; ratio = LangGraph / foldgraph "
+        f"(> 1: foldgraph faster or smaller)"
+    )
+    start = time.perf_counter()
+    all_results: dict[str, Results] = {}
+    for workload in selected(args.only):
+        sizes = workload.sizes_for(settings)
+        results: Results = {}
+        for root in roots:
+            run_for = sizes
+            skipped: dict[int, Outcome] = {}
+            if root == "langgraph" and workload.capped:
+                run_for = tuple(s for s in sizes if s <= cap)
+                skipped = {s: Outcome(skipped=f"skipped (>{cap})") for s in sizes if s > cap}
+            print(
+                f"  running {workload.name} on {DISPLAY[root]} {list(run_for)} ...", file=sys.stderr
+            )
+            got: dict[int, Outcome] = {}
+            if run_for:
+                if args.in_process:
+                    got = dict(run_sizes(workload, root, run_for, settings))
+                else:
+                    got = run_in_child(workload, root, run_for, settings, args.timeout)
+            results[root] = {**got, **skipped}
+        all_results[workload.name] = results
+        print_table(workload, results, sizes, verbose=args.verbose)
+
+    print()
+    print("Targets (foldgraph):")
+    for line in targets(all_results):
+        print(f"  - {line}")
+    print(f"\n(total benchmark time {time.perf_counter() - start:.0f} s)")
+
+    if args.json:
+        raw = {
+            name: {root: {str(s): o.to_json() for s, o in per.items()} for root, per in res.items()}
+            for name, res in all_results.items()
+        }
+        with open(args.json, "w") as fh:
+            json.dump(raw, fh, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,483 @@
+"""Channel semantics: each op is a pure function of the stored value and one step's writes."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from functools import reduce
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pyrsistent import PVector, pvector
+
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel._vector import Vector
+from foldgraph._kernel.channels import (
+    AnyValue,
+    BaseChannel,
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+    LastValueAfterFinish,
+    NamedBarrierValue,
+    NamedBarrierValueAfterFinish,
+    Topic,
+    UntrackedValue,
+)
+from foldgraph._kernel.fold import apply, task_id
+from foldgraph._kernel.frozen import FrozenDict, FrozenList, freeze, thaw, view
+from foldgraph._kernel.snapshot import GraphSpec, NodeSpec, Snapshot, Task
+from foldgraph.constants import PULL
+from foldgraph.errors import EmptyChannelError, InvalidUpdateError
+from foldgraph.types import Overwrite
+
+LAST_VALUE_MESSAGE = (
+    "At key 'x': Can receive only one value per step. Use an Annotated key to handle multiple "
+    "values.\nFor troubleshooting, visit: "
+    "https://docs.langchain.com/oss/python/langgraph/errors/INVALID_CONCURRENT_GRAPH_UPDATE"
+)
+
+
+def fold_steps(channel: BaseChannel, stored: Any, batches: Sequence[Sequence[Any]]) -> Any:
+    """The stored value after one update per batch (one batch per superstep)."""
+    for batch in batches:
+        stored, _ = channel.update(stored, batch)
+    return stored
+
+
+# -- LastValue -----------------------------------------------------------------------------
+
+
+def test_last_value_keeps_one_write_per_step() -> None:
+    channel = LastValue(int).named("x")
+    assert channel.initial() is MISSING
+    assert not channel.is_available(MISSING)
+
+    stored, changed = channel.update(MISSING, [1])
+    assert (stored, changed) == (1, True)
+    assert channel.is_available(stored)
+    assert channel.read(stored) == 1
+    assert channel.output(stored) == 1
+
+    stored, changed = channel.update(stored, [2])
+    assert (stored, changed) == (2, True)
+
+
+def test_last_value_without_writes_is_unchanged() -> None:
+    channel = LastValue(int).named("x")
+    assert channel.update(MISSING, []) == (MISSING, False)
+    assert channel.update(5, []) == (5, False)
+
+
+def test_last_value_refuses_two_writes_in_one_step() -> None:
+    channel = LastValue(int).named("x")
+    with pytest.raises(InvalidUpdateError) as info:
+        channel.update(0, [1, 2])
+    assert str(info.value) == LAST_VALUE_MESSAGE
+
+
+def test_last_value_stores_frozen_and_reads_a_view_and_outputs_plain_data() -> None:
+    channel = LastValue(list).named("xs")
+    written = [1, {"a": [2]}]
+    stored, _ = channel.update(MISSING, [written])
+    written.append("later")
+    written[1]["a"].append(3)
+
+    assert stored == freeze([1, {"a": [2]}])
+    read = channel.read(stored)
+    assert isinstance(read, FrozenList)
+    assert isinstance(read[1], FrozenDict)
+    assert read == [1, {"a": [2]}]
+    out = channel.output(stored)
+    assert out == [1, {"a": [2]}]
+    assert type(out) is list
+    assert type(out[1]) is dict
+
+
+@pytest.mark.parametrize(
+    "channel",
+    [
+        LastValue(int),
+        AnyValue(int),
+        EphemeralValue(int),
+        UntrackedValue(int),
+        Topic(int),
+        BinaryOperatorAggregate(int, operator.add),
+    ],
+    ids=lambda c: type(c).__name__,
+)
+def test_reading_an_empty_channel_raises(channel: BaseChannel) -> None:
+    named = channel.named("k")
+    with pytest.raises(EmptyChannelError):
+        named.read(MISSING)
+    with pytest.raises(EmptyChannelError):
+        named.output(MISSING)
+
+
+# -- EphemeralValue ------------------------------------------------------------------------
+
+EPHEMERAL_GRAPH = GraphSpec.build(
+    {"eph": EphemeralValue(int).named("eph"), "other": LastValue(int).named("other")},
+    {"n": NodeSpec(name="n", triggers=("other",), reads=("eph",))},
+)
+
+
+def pull(name: str, step: int, triggers: tuple[str, ...] = ()) -> Task:
+    path = (PULL, name)
+    return Task(id=task_id("", step, path), name=name, path=path, triggers=triggers, input=None)
+
+
+def test_ephemeral_value_clears_on_a_step_without_writes_to_it() -> None:
+    start = Snapshot()
+    written = apply(EPHEMERAL_GRAPH, start, [(pull("n", 0), [("eph", 7)])])
+    assert written.values["eph"] == 7
+    assert written.versions["eph"] == 1
+    assert "eph" in written.updated
+
+    cleared = apply(EPHEMERAL_GRAPH, written, [(pull("n", 1), [("other", 1)])])
+    assert "eph" not in cleared.values
+    assert cleared.versions == {"eph": 2, "other": 2}
+    assert cleared.updated == frozenset({"other"})
+
+    also_cleared = apply(EPHEMERAL_GRAPH, written, [(pull("n", 1), [])])
+    assert "eph" not in also_cleared.values
+    assert also_cleared.versions == {"eph": 2}
+
+    assert written.values["eph"] == 7  # the earlier snapshot is untouched
+
+
+def test_ephemeral_value_survives_a_step_that_rewrites_it() -> None:
+    first = apply(EPHEMERAL_GRAPH, Snapshot(), [(pull("n", 0), [("eph", 1)])])
+    second = apply(EPHEMERAL_GRAPH, first, [(pull("n", 1), [("eph", 2)])])
+    assert second.values["eph"] == 2
+    assert second.versions["eph"] == 2
+
+
+def test_ephemeral_value_unit_semantics() -> None:
+    guarded = EphemeralValue(int).named("e")
+    assert guarded.update(MISSING, []) == (MISSING, False)
+    assert guarded.update(3, []) == (MISSING, True)
+    assert guarded.update(MISSING, [4]) == (4, True)
+    with pytest.raises(InvalidUpdateError) as info:
+        guarded.update(MISSING, [1, 2])
+    assert str(info.value) == (
+        "At key 'e': EphemeralValue(guard=True) can receive only one value per step. "
+        "Use guard=False if you want to store any one of multiple values."
+    )
+    assert EphemeralValue(int, guard=False).update(MISSING, [1, 2]) == (2, True)
+
+
+# -- AnyValue / UntrackedValue -------------------------------------------------------------
+
+
+def test_any_value_keeps_the_last_of_several_writes_and_clears_without_writes() -> None:
+    channel = AnyValue(int).named("a")
+    assert channel.update(MISSING, [1, 2, 3]) == (3, True)
+    assert channel.update(3, []) == (MISSING, True)
+    assert channel.update(MISSING, []) == (MISSING, False)
+    stored, _ = channel.update(MISSING, [[1], [2]])
+    assert stored == pvector([2])
+
+
+def test_untracked_value_is_never_checkpointed_and_every_other_channel_is() -> None:
+    assert UntrackedValue.checkpointed is False
+    assert UntrackedValue(int).checkpointed is False
+    for kind in (LastValue, AnyValue, EphemeralValue, Topic, NamedBarrierValue):
+        assert kind(int).checkpointed is True
+    assert BinaryOperatorAggregate(int, operator.add).checkpointed is True
+
+
+def test_untracked_value_keeps_its_value_and_guards_multiple_writes() -> None:
+    channel = UntrackedValue(int).named("u")
+    assert channel.update(MISSING, [1]) == (1, True)
+    assert channel.update(1, []) == (1, False)
+    with pytest.raises(InvalidUpdateError) as info:
+        channel.update(1, [2, 3])
+    assert str(info.value) == (
+        "At key 'u': UntrackedValue(guard=True) can receive only one value per step. "
+        "Use guard=False if you want to store any of them."
+    )
+    assert UntrackedValue(int, guard=False).update(1, [2, 3]) == (3, True)
+
+
+# -- NamedBarrierValue ---------------------------------------------------------------------
+
+
+def test_named_barrier_is_available_only_once_every_name_wrote() -> None:
+    channel = NamedBarrierValue(str, names=frozenset({"a", "b"})).named("join")
+    assert not channel.is_available(MISSING)
+
+    half, changed = channel.update(MISSING, ["a"])
+    assert changed is True
+    assert not channel.is_available(half)
+    with pytest.raises(EmptyChannelError):
+        channel.read(half)
+
+    again, changed = channel.update(half, ["a"])
+    assert (again, changed) == (half, False)
+
+    full, changed = channel.update(half, ["b"])
+    assert changed is True
+    assert channel.is_available(full)
+    assert channel.read(full) is None
+    assert channel.output(full) is None
+
+    both_at_once, _ = channel.update(MISSING, ["b", "a"])
+    assert channel.is_available(both_at_once)
+
+
+def test_named_barrier_consume_resets_only_when_complete() -> None:
+    channel = NamedBarrierValue(str, names=frozenset({"a", "b"})).named("join")
+    half, _ = channel.update(MISSING, ["a"])
+    full, _ = channel.update(half, ["b"])
+    assert channel.consume(half) == (half, False)
+    assert channel.consume(MISSING) == (MISSING, False)
+    assert channel.consume(full) == (MISSING, True)
+
+
+def test_named_barrier_refuses_an_unknown_name() -> None:
+    channel = NamedBarrierValue(str, names=frozenset({"b", "a"})).named("join")
+    with pytest.raises(InvalidUpdateError) as info:
+        channel.update(MISSING, ["a", "z"])
+    assert str(info.value) == "At key 'join': Value 'z' not in ['a', 'b']"
+
+
+# -- after-finish channels -----------------------------------------------------------------
+
+
+def test_last_value_after_finish_is_available_only_after_finish() -> None:
+    channel = LastValueAfterFinish(int).named("late")
+    assert channel.finish(MISSING) == (MISSING, False)
+    assert channel.consume(MISSING) == (MISSING, False)
+
+    stored, changed = channel.update(MISSING, [1, 2])
+    assert changed is True
+    assert not channel.is_available(stored)
+    with pytest.raises(EmptyChannelError):
+        channel.read(stored)
+    with pytest.raises(EmptyChannelError):
+        channel.output(stored)
+    assert channel.consume(stored) == (stored, False)
+
+    finished, changed = channel.finish(stored)
+    assert changed is True
+    assert channel.is_available(finished)
+    assert channel.read(finished) == 2
+    assert channel.output(finished) == 2
+    assert channel.finish(finished) == (finished, False)
+
+    rewritten, _ = channel.update(finished, [3])
+    assert not channel.is_available(rewritten)
+
+    assert channel.consume(finished) == (MISSING, True)
+
+
+def test_named_barrier_after_finish_needs_every_name_and_finish() -> None:
+    channel = NamedBarrierValueAfterFinish(str, names=frozenset({"a", "b"})).named("j")
+    half, _ = channel.update(MISSING, ["a"])
+    assert channel.finish(half) == (half, False)
+    assert not channel.is_available(half)
+
+    full, changed = channel.update(half, ["b"])
+    assert changed is True
+    assert not channel.is_available(full)
+    with pytest.raises(EmptyChannelError):
+        channel.read(full)
+    assert channel.consume(full) == (full, False)
+
+    finished, changed = channel.finish(full)
+    assert changed is True
+    assert channel.is_available(finished)
+    assert channel.read(finished) is None
+    assert channel.finish(finished) == (finished, False)
+    assert channel.consume(finished) == (MISSING, True)
+
+    with pytest.raises(InvalidUpdateError, match="Value 'c' not in"):
+        channel.update(MISSING, ["c"])
+
+
+# -- Topic ---------------------------------------------------------------------------------
+
+ITEM = st.integers(0, 9)
+TOPIC_WRITE = st.one_of(ITEM, st.lists(ITEM, max_size=3))
+TOPIC_BATCHES = st.lists(st.lists(TOPIC_WRITE, max_size=3), max_size=5)
+
+
+def flat(batch: Sequence[Any]) -> list[Any]:
+    return [x for write in batch for x in (write if isinstance(write, list) else [write])]
+
+
+@settings(max_examples=80)
+@given(TOPIC_BATCHES)
+def test_an_accumulating_topic_holds_every_write_ever_made(batches: list[list[Any]]) -> None:
+    channel = Topic(int, accumulate=True).named("t")
+    stored = fold_steps(channel, MISSING, batches)
+    everything = [x for batch in batches for x in flat(batch)]
+    if everything:
+        assert channel.output(stored) == everything
+    else:
+        assert stored is MISSING
+    assert fold_steps(channel, MISSING, [[w for b in batches for w in b]]) == stored
+
+
+@settings(max_examples=80)
+@given(TOPIC_BATCHES)
+def test_a_plain_topic_holds_only_the_last_step_writes(batches: list[list[Any]]) -> None:
+    channel = Topic(int).named("t")
+    stored = fold_steps(channel, MISSING, batches)
+    last = flat(batches[-1]) if batches else []
+    if last:
+        assert channel.output(stored) == last
+    else:
+        assert stored is MISSING
+        assert not channel.is_available(stored)
+
+
+def test_topic_flattens_lists_and_clears_on_an_empty_step() -> None:
+    channel = Topic(int).named("t")
+    stored, changed = channel.update(MISSING, [1, [2, 3], []])
+    assert changed is True
+    assert isinstance(stored, PVector)
+    assert channel.output(stored) == [1, 2, 3]
+    assert isinstance(channel.read(stored), FrozenList)
+    assert channel.update(stored, []) == (MISSING, True)
+    assert channel.update(MISSING, []) == (MISSING, False)
+    assert channel.update(MISSING, [[]]) == (MISSING, False)
+
+    accumulating = Topic(int, accumulate=True).named("t")
+    kept, _ = accumulating.update(MISSING, [1])
+    assert accumulating.update(kept, []) == (kept, False)
+    more, changed = accumulating.update(kept, [[2]])
+    assert changed is True
+    assert accumulating.output(more) == [1, 2]
+
+
+def test_topic_flattens_a_list_view_written_back_by_a_node() -> None:
+    channel = Topic(int).named("t")
+    as_node_sees_it = view(freeze([1, 2]))
+    stored, _ = channel.update(MISSING, [as_node_sees_it])
+    assert channel.output(stored) == [1, 2]
+
+
+# -- BinaryOperatorAggregate ---------------------------------------------------------------
+
+
+def pairwise(channel: BaseChannel, stored: Any, updates: Sequence[Any]) -> Any:
+    return fold_steps(channel, stored, [[u] for u in updates])
+
+
+def affine(left: int, right: int) -> int:
+    """Neither commutative nor associative, so any reordering would show."""
+    return left * 2 + right
+
+
+def merge(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:
+    return {**left, **right}
+
+
+REDUCER_CASES = [
+    (list, operator.add, st.lists(st.integers(0, 9), max_size=3)),
+    (int, operator.add, st.integers(-50, 50)),
+    (str, operator.add, st.text(alphabet="ab", max_size=2)),
+    (int, affine, st.integers(-5, 5)),
+    (dict, merge, st.dictionaries(st.sampled_from("xyz"), st.integers(0, 3), max_size=2)),
+]
+
+
+@pytest.mark.parametrize(
+    ("typ", "reducer", "values"),
+    REDUCER_CASES,
+    ids=["list-add", "int-add", "str-add", "int-affine", "dict-merge"],
+)
+@settings(max_examples=60)
+@given(data=st.data())
+def test_a_batch_update_equals_successive_single_updates(
+    typ: type, reducer: Any, values: st.SearchStrategy[Any], data: st.DataObject
+) -> None:
+    channel = BinaryOperatorAggregate(typ, reducer).named("k")
+    start = data.draw(st.one_of(st.just(MISSING), values.map(channel.from_value)), "start")
+    updates = data.draw(st.lists(values, min_size=1, max_size=4), "updates")
+
+    batch, changed = channel.update(start, updates)
+
+    assert changed is True
+    assert batch == pairwise(channel, start, updates)
+    plain = [thaw(start), *updates] if start is not MISSING else list(updates)
+    assert channel.output(batch) == reduce(reducer, plain)
+
+
+@settings(max_examples=60)
+@given(st.lists(st.lists(st.integers(0, 9), max_size=3), max_size=4))
+def test_add_on_a_list_channel_appends_in_write_order(updates: list[list[int]]) -> None:
+    channel = BinaryOperatorAggregate(list, operator.add).named("log")
+    stored, _ = channel.update(channel.initial(), updates)
+    assert isinstance(stored, Vector)
+    assert channel.output(stored) == [x for update in updates for x in update]
+
+
+def test_initial_values_come_from_the_channel_type() -> None:
+    as_list = BinaryOperatorAggregate(list, operator.add).initial()
+    assert as_list == pvector()
+    assert isinstance(as_list, Vector)
+    assert BinaryOperatorAggregate(int, operator.add).initial() == 0
+    assert BinaryOperatorAggregate(str, operator.add).initial() == ""
+    assert BinaryOperatorAggregate(None, max).initial() is MISSING
+    assert LastValue(int).initial() is MISSING
+
+
+def test_a_reducer_without_an_identity_takes_the_first_write_as_its_value() -> None:
+    channel = BinaryOperatorAggregate(None, max).named("m")
+    assert channel.update(MISSING, []) == (MISSING, False)
+    assert channel.update(MISSING, [3, 1, 5, 2]) == (5, True)
+
+
+def test_an_empty_batch_leaves_a_reducer_channel_unchanged() -> None:
+    channel = BinaryOperatorAggregate(int, operator.add).named("n")
+    assert channel.update(4, []) == (4, False)
+
+
+@pytest.mark.parametrize(
+    "overwrite",
+    [Overwrite([9]), {"__overwrite__": [9]}, {"type": "__overwrite__", "value": [9]}],
+    ids=["Overwrite", "dict", "typed-dict"],
+)
+def test_overwrite_replaces_the_value_and_bypasses_the_reducer(overwrite: Any) -> None:
+    channel = BinaryOperatorAggregate(list, operator.add).named("log")
+    stored = channel.from_value([1, 2])
+    new, changed = channel.update(stored, [[3], overwrite])
+    assert changed is True
+    assert channel.output(new) == [9]
+    assert channel.output(stored) == [1, 2]
+
+
+def test_overwrite_on_an_int_channel() -> None:
+    channel = BinaryOperatorAggregate(int, operator.add).named("n")
+    assert channel.update(10, [Overwrite(0)]) == (0, True)
+    assert channel.update(MISSING, [Overwrite(5)]) == (5, True)
+
+
+def test_two_overwrites_in_one_step_raise() -> None:
+    channel = BinaryOperatorAggregate(list, operator.add).named("log")
+    with pytest.raises(InvalidUpdateError) as info:
+        channel.update(pvector(), [Overwrite([1]), [2], {"__overwrite__": [3]}])
+    assert str(info.value) == ("At key 'log': can receive only one Overwrite value per super-step.")
+
+
+def test_writes_after_an_overwrite_in_the_same_step_are_dropped_as_in_langgraph() -> None:
+    channel = BinaryOperatorAggregate(list, operator.add).named("log")
+    new, _ = channel.update(pvector(), [[1], Overwrite([9]), [2]])
+    assert channel.output(new) == [9]
+
+
+# -- from_value / output -------------------------------------------------------------------
+
+
+@settings(max_examples=50)
+@given(st.lists(st.lists(st.integers(0, 3), max_size=2), max_size=4))
+def test_output_of_from_value_round_trips(value: list[list[int]]) -> None:
+    for channel in (LastValue(list), BinaryOperatorAggregate(list, operator.add), AnyValue(list)):
+        named = channel.named("k")
+        assert named.output(named.from_value(value)) == value
+        assert named.read(named.from_value(value)) == value
