@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 import attrs
+import immutables
 from langchain_core.messages import (
     BaseMessage,
     BaseMessageChunk,
@@ -43,12 +44,10 @@ from langchain_core.messages import (
     convert_to_messages,
     message_chunk_to_message,
 )
-import immutables
 from pyrsistent import PVector
 
-from foldgraph._kernel._vector import Vector, vector
-
 from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import FrozenList, thaw
 from foldgraph._kernel.monoid import Monoid
 

@@ -24,9 +24,8 @@ from typing import Any
 import attrs
 from pyrsistent import PVector
 
-from foldgraph._kernel._vector import Vector, vector
-
 from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import FrozenList, freeze, thaw
 
 __all__ = ["Monoid", "append_monoid", "fold_monoid", "monoid_for"]
