@@ -8,9 +8,12 @@ fold, persistence and stream logic exist once.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import contextvars
+import os
 import queue
+import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -450,17 +453,16 @@ class Pregel(Runnable[Any, Any]):
                     while run.child_sink:
                         yield run.child_sink.pop(0)
                     continue
-                if pool is None:
-                    pool = concurrent.futures.ThreadPoolExecutor(
-                        max_workers=max_workers or min(32, max(4, len(tasks)))
-                    )
-                futures = {
-                    pool.submit(
-                        contextvars.copy_context().run, self._run_task, run, t, item.step
-                    ): t
-                    for t in tasks
-                }
-                if custom is not None:
+                if custom is None:
+                    send = self._run_parallel(run, tasks, item.step, max_workers)
+                else:
+                    pool = pool or _pool(max_workers)
+                    futures = {
+                        pool.submit(
+                            contextvars.copy_context().run, self._run_task, run, t, item.step
+                        ): t
+                        for t in tasks
+                    }
                     pending = set(futures)
                     while pending:
                         _, pending = concurrent.futures.wait(
@@ -468,13 +470,41 @@ class Pregel(Runnable[Any, Any]):
                         )
                         yield from _drain(custom, run)
                     yield from _drain(custom, run)
-                send = {futures[f].id: f.result() for f in futures}
+                    send = {futures[f].id: f.result() for f in futures}
                 while run.child_sink:
                     yield run.child_sink.pop(0)
         finally:
-            if pool is not None:
-                pool.shutdown(wait=True)
             gen.close()
+
+    def _run_parallel(
+        self, run: Run, tasks: Sequence[Task], step: int, max_workers: int | None
+    ) -> dict[str, TaskResult]:
+        """Run a step's tasks on the shared pool, the calling thread taking its share.
+
+        The caller runs tasks too, so nested graphs never wait on a pool that
+        their own parents have filled (no deadlock), and a step of many tiny
+        tasks does not pay a thread hand-off for each.
+        """
+        todo = collections.deque(tasks)
+        results: dict[str, TaskResult] = {}
+
+        def work() -> None:
+            while True:
+                try:
+                    task = todo.popleft()
+                except IndexError:
+                    return
+                results[task.id] = self._run_task(run, task, step)
+
+        limit = max_workers if max_workers else _POOL_SIZE
+        helpers = [
+            _pool(max_workers).submit(contextvars.copy_context().run, work)
+            for _ in range(min(len(tasks) - 1, max(limit - 1, 0)))
+        ]
+        contextvars.copy_context().run(work)
+        for helper in helpers:
+            helper.result()
+        return {t.id: results[t.id] for t in tasks}
 
     async def _adrive(self, run: Run, custom: asyncio.Queue[Any] | None) -> AsyncIterator[Emit]:
         gen = run.steps()
@@ -990,6 +1020,23 @@ _SKIP = _Skip()
 
 def _no_writer(_chunk: Any) -> None:
     return None
+
+
+_POOL_SIZE = min(32, (os.cpu_count() or 1) + 4)
+_POOLS: dict[int, concurrent.futures.ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(max_workers: int | None) -> concurrent.futures.ThreadPoolExecutor:
+    """A process-wide pool per size: threads are started once, not per run."""
+    size = max_workers or _POOL_SIZE
+    with _POOLS_LOCK:
+        pool = _POOLS.get(size)
+        if pool is None:
+            pool = _POOLS[size] = concurrent.futures.ThreadPoolExecutor(
+                max_workers=size, thread_name_prefix="foldgraph"
+            )
+        return pool
 
 
 def _nodes_arg(value: Any, default: Sequence[str]) -> list[str]:
