@@ -111,15 +111,17 @@ def verify_replay(graph: Pregel, config: dict[str, Any]) -> ReplayReport:
     by_id = {s.checkpoint["id"]: s for s in saved}
     checked = 0
     skipped: list[str] = []
+    snapshots: dict[str, Snapshot] = {}
     for item in saved:
         stored = graph._snapshot_of(item)
+        snapshots[stored.id] = stored
         source = (item.metadata or {}).get("source", "")
         parent_item = by_id.get(stored.parent_id) if stored.parent_id else None
         parent = graph._snapshot_of(parent_item) if parent_item is not None else graph._empty
         parent_writes: dict[str, list[tuple[str, Any]]] = {}
         for tid, chan, val in (parent_item.pending_writes if parent_item else None) or ():
             parent_writes.setdefault(tid, []).append((chan, val))
-        refolded = _refold(graph, stored, source, parent, parent_writes)
+        refolded = _refold(graph, stored, source, parent, parent_writes, snapshots)
         if refolded is None:
             skipped.append(stored.id)
             continue
@@ -149,6 +151,7 @@ def _refold(
     source: str,
     parent: Snapshot,
     parent_writes: Mapping[str, list[tuple[str, Any]]],
+    originals: Mapping[str, Snapshot],
 ) -> Snapshot | None:
     spec = graph.spec
     if source == "input":
@@ -165,6 +168,11 @@ def _refold(
             return None
         (_, recorded), *_ = via
         return apply(spec, parent, [(Task(**r), w) for r, w in recorded])
-    if source == "fork" and stored.parent_id == parent.id:
-        return attrs.evolve(parent, step=parent.step + 1)
+    if source == "fork":
+        via = parent_writes.get(VIA + stored.id)
+        if via and via[0][0] == "__copy_of__":
+            original = originals.get(via[0][1])
+            return None if original is None else attrs.evolve(original, id=stored.id)
+        if stored.parent_id == parent.id:
+            return attrs.evolve(parent, step=parent.step + 1)
     return None

@@ -42,7 +42,7 @@ def _only_persistent(value: Any) -> bool:
     """No mutable list or dict left anywhere inside."""
     if isinstance(value, PVector | Vector):
         return all(_only_persistent(v) for v in value)
-    if isinstance(value, PMap):
+    if isinstance(value, PMap | FrozenDict):
         return all(_only_persistent(v) for v in value.values())
     return not isinstance(value, list | dict)
 
@@ -92,7 +92,9 @@ def test_freeze_converts_nested_lists_and_dicts() -> None:
     frozen = freeze({"a": [1, {"b": [2, 3]}], "c": 4})
     assert frozen == pmap({"a": pvector([1, pmap({"b": pvector([2, 3])})]), "c": 4})
     assert isinstance(frozen["a"], PVector)
-    assert isinstance(frozen["a"][1], PMap)
+    assert isinstance(frozen["a"][1], FrozenDict)
+    # nested dicts keep their key order
+    assert list(freeze({"z": 1, "a": 2})) == ["z", "a"]
 
 
 # -- FrozenList ----------------------------------------------------------------------------

@@ -53,7 +53,7 @@ class Vector(Sequence[Any]):
             return self._size == other._size and (
                 self._items is other._items or list(self) == list(other)
             )
-        if isinstance(other, list | tuple):
+        if isinstance(other, Sequence) and not isinstance(other, str | bytes):
             return self._size == len(other) and list(self) == list(other)
         return NotImplemented
 

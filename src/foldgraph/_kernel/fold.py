@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
-from pyrsistent import pmap, pvector
+from pyrsistent import pvector
 
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.frozen import FrozenDict
+from foldgraph._kernel.frozen import EMPTY_MAP, FrozenDict
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
 from foldgraph.constants import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
 
@@ -87,7 +87,7 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int = 0) -> tuple[Task, ...
     values, versions = snapshot.values, snapshot.versions
     for name in candidates:
         node = graph.nodes[name]
-        seen = snapshot.seen.get(name, pmap())
+        seen = snapshot.seen.get(name, EMPTY_MAP)
         woken = tuple(
             c
             for c in node.triggers
@@ -125,8 +125,8 @@ def apply(
     channels = graph.channels
     ordered = sorted(task_writes, key=lambda tw: task_path_key(tw[0].path))
     next_version = snapshot.max_version + 1
-    values = snapshot.values.evolver()
-    versions = snapshot.versions.evolver()
+    values = snapshot.values.mutate()
+    versions = snapshot.versions.mutate()
     changed: set[str] = set()
     updated: set[str] = set()
 
@@ -139,16 +139,16 @@ def apply(
 
     seen = snapshot.seen
     if ordered:
-        seen_ev = seen.evolver()
+        seen_ev = seen.mutate()
         for task, _ in ordered:
             if task.is_push or not task.triggers:
                 continue
-            node_seen = (seen_ev[task.name] if task.name in seen_ev else pmap()).evolver()
+            node_seen = (seen_ev[task.name] if task.name in seen_ev else EMPTY_MAP).mutate()
             for chan in task.triggers:
                 if chan in snapshot.versions:
                     node_seen[chan] = snapshot.versions[chan]
-            seen_ev[task.name] = node_seen.persistent()
-        seen = seen_ev.persistent()
+            seen_ev[task.name] = node_seen.finish()
+        seen = seen_ev.finish()
 
         consumed = {c for task, _ in ordered for c in task.triggers if c in channels}
         for chan in sorted(consumed):
@@ -190,8 +190,8 @@ def apply(
         updated |= snapshot.updated
     return attrs.evolve(
         snapshot,
-        values=values.persistent(),
-        versions=versions.persistent(),
+        values=values.finish(),
+        versions=versions.finish(),
         seen=seen,
         step=snapshot.step + 1,
         updated=frozenset(updated),
@@ -231,12 +231,12 @@ def read_fresh(
             batches.setdefault(chan, []).append(value)
     if not batches:
         return read_state(graph, snapshot, keys, managed, stop)
-    values = snapshot.values.evolver()
+    values = snapshot.values.mutate()
     for chan, batch in batches.items():
         new, changed = graph.channels[chan].update(_get(values, chan), batch)
         if changed:
             _store(values, chan, new)
-    local = attrs.evolve(snapshot, values=values.persistent())
+    local = attrs.evolve(snapshot, values=values.finish())
     return read_state(graph, local, keys, managed, stop)
 
 
@@ -251,8 +251,8 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
         if chan in graph.channels and chan not in _SPECIAL:
             batches.setdefault(chan, []).append(value)
     next_version = snapshot.max_version + 1
-    values = snapshot.values.evolver()
-    versions = snapshot.versions.evolver()
+    values = snapshot.values.mutate()
+    versions = snapshot.versions.mutate()
     updated = set(snapshot.updated)
     changed: set[str] = set(snapshot.changed)
     bumped = False
@@ -267,8 +267,8 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
                 updated.add(chan)
     return attrs.evolve(
         snapshot,
-        values=values.persistent(),
-        versions=versions.persistent(),
+        values=values.finish(),
+        versions=versions.finish(),
         updated=frozenset(updated),
         changed=frozenset(changed),
         top_version=next_version if bumped else snapshot.max_version,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NoReturn
 
+import immutables
 from pyrsistent import PMap, PVector, pmap, pvector
 from pyrsistent.typing import PMap as PMapT
 
@@ -118,7 +119,8 @@ def freeze(value: Any) -> Any:
     if isinstance(value, FrozenList):
         return pvector(value._items)
     if type(value) is dict or isinstance(value, FrozenDict):
-        return pmap({k: freeze(v) for k, v in value.items()})
+        # A read-only dict, not a pmap: nested dicts keep their key order.
+        return FrozenDict({k: freeze(v) for k, v in value.items()})
     return value
 
 
@@ -139,10 +141,23 @@ def view(value: Any, key: str | None = None) -> Any:
     """A read-only view of a stored value; O(1) for vectors, O(keys) for maps."""
     if isinstance(value, PVector | Vector):
         return FrozenList(value, key)
-    if isinstance(value, PMap):
+    if isinstance(value, PMap | FrozenDict):
         return FrozenDict({k: view(v) for k, v in value.items()})
     return value
 
 
 def as_pmap(mapping: Mapping[str, Any]) -> PMapT[str, Any]:
     return mapping if isinstance(mapping, PMap) else pmap(mapping)
+
+
+EMPTY_MAP: immutables.Map = immutables.Map()
+"""The empty snapshot map. Snapshot maps are HAMTs: O(log n) set, shared nodes."""
+
+
+def as_map(mapping: Mapping[str, Any]) -> immutables.Map:
+    """A snapshot map (HAMT) with the same items; no copy when it already is one."""
+    return mapping if isinstance(mapping, immutables.Map) else immutables.Map(mapping)
+
+
+def is_persistent_map(value: Any) -> bool:
+    return isinstance(value, immutables.Map | PMap)

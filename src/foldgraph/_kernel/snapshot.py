@@ -6,9 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import attrs
-from pyrsistent import PMap, PVector, pmap, pvector
+import immutables
+from pyrsistent import PVector, pvector
 
 from foldgraph._kernel.channels import BaseChannel
+from foldgraph._kernel.frozen import EMPTY_MAP
 
 __all__ = ["GraphSpec", "NodeSpec", "PendingWrite", "Snapshot", "Task"]
 
@@ -32,9 +34,9 @@ class Snapshot:
     snapshots share every unchanged part of these maps.
     """
 
-    values: PMap = pmap()
-    versions: PMap = pmap()
-    seen: PMap = pmap()
+    values: immutables.Map = EMPTY_MAP
+    versions: immutables.Map = EMPTY_MAP
+    seen: immutables.Map = EMPTY_MAP
     step: int = -1
     updated: frozenset[str] = frozenset()
     pending: PVector = pvector()

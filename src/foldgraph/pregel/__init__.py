@@ -17,12 +17,12 @@ import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
+import immutables
 from langchain_core.runnables import Runnable, RunnableConfig
-from pyrsistent import pmap
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, plan
-from foldgraph._kernel.frozen import as_pmap
+from foldgraph._kernel.frozen import as_map
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
 from foldgraph._shell.coerce import coerce_context
 from foldgraph._shell.context import RUN_CONFIG, RUN_RUNTIME
@@ -85,7 +85,7 @@ class Pregel(Runnable[Any, Any]):
         self._output_set = frozenset(output_channels)
         self._stream_set = frozenset(self.stream_channels)
         self._untracked = tuple(k for k, c in spec.channels.items() if not c.checkpointed)
-        self._initial = pmap(
+        self._initial = as_map(
             {k: v for k, c in spec.channels.items() if (v := c.initial()) is not MISSING}
         )
         self._empty = Snapshot(values=self._initial, step=-2)
@@ -819,10 +819,10 @@ class Pregel(Runnable[Any, Any]):
         values = snapshot.values
         untracked = [k for k in self._untracked if k in values]
         if untracked:
-            ev = values.evolver()
+            ev = values.mutate()
             for k in untracked:
                 del ev[k]
-            values = ev.persistent()
+            values = ev.finish()
         return {
             "v": 4,
             "id": snapshot.id,
@@ -836,16 +836,16 @@ class Pregel(Runnable[Any, Any]):
     def _snapshot_of(self, saved: Any) -> Snapshot:
         cp = saved.checkpoint
         seen = cp.get("versions_seen", {})
-        if not hasattr(seen, "evolver"):
-            seen = pmap({k: as_pmap(v) for k, v in seen.items()})
+        if not isinstance(seen, immutables.Map):
+            seen = as_map({k: as_map(v) for k, v in seen.items()})
         parent = (saved.parent_config or {}).get(CONF, {}).get("checkpoint_id")
-        values = as_pmap(cp.get("channel_values", {}))
+        values = as_map(cp.get("channel_values", {}))
         missing = [k for k in self._initial if k not in values]
         if missing:
             values = values.update({k: self._initial[k] for k in missing})
         return Snapshot(
             values=values,
-            versions=as_pmap(cp.get("channel_versions", {})),
+            versions=as_map(cp.get("channel_versions", {})),
             seen=seen,
             step=(saved.metadata or {}).get("step", -1),
             updated=frozenset(cp.get("updated_channels") or ()),

@@ -276,6 +276,8 @@ def bulk_update_state(
             # Keep the writes that made this checkpoint, so its history can be re-folded.
             recorded = [(attrs.asdict(t, recurse=False), list(w)) for t, w in task_writes]
             saver.put_writes(put_config, [("__via__", recorded)], VIA + new.id)
+        elif special == "copy" and parent_id:
+            saver.put_writes(put_config, [("__copy_of__", snapshot.id)], VIA + new.id)
         snapshot = new
     return current_config
 

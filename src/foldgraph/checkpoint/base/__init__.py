@@ -19,9 +19,10 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
 
-from pyrsistent import PMap, pmap
+from pyrsistent import pmap
 from typing_extensions import TypedDict
 
+from foldgraph._kernel.frozen import is_persistent_map
 from foldgraph.checkpoint.base.id import uuid6
 from foldgraph.errors import EmptyChannelError
 
@@ -166,7 +167,7 @@ def copy_checkpoint(checkpoint: Checkpoint) -> Checkpoint:
     copied["channel_versions"] = _copy_map(checkpoint["channel_versions"])
     seen = checkpoint["versions_seen"]
     copied["versions_seen"] = (
-        seen if isinstance(seen, PMap) else {k: _copy_map(v) for k, v in seen.items()}
+        seen if is_persistent_map(seen) else {k: _copy_map(v) for k, v in seen.items()}
     )
     for key, value in copied.items():
         if isinstance(value, list):
@@ -175,7 +176,7 @@ def copy_checkpoint(checkpoint: Checkpoint) -> Checkpoint:
 
 
 def _copy_map(m: Mapping[str, Any]) -> Mapping[str, Any]:
-    return m if isinstance(m, PMap) else dict(m)
+    return m if is_persistent_map(m) else dict(m)
 
 
 def get_checkpoint_id(config: RunnableConfig) -> str | None:

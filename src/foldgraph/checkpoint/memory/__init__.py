@@ -19,8 +19,9 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from pyrsistent import PMap, pmap
+from pyrsistent import pmap
 
+from foldgraph._kernel.frozen import is_persistent_map
 from foldgraph.checkpoint.base import (
     WRITES_IDX_MAP,
     BaseCheckpointSaver,
@@ -59,12 +60,12 @@ def _store_checkpoint(checkpoint: Checkpoint) -> dict[str, Any]:
     stored = dict(checkpoint)
     for key in ("channel_values", "channel_versions"):
         value = stored[key]
-        if not isinstance(value, PMap):
+        if not is_persistent_map(value):
             stored[key] = pmap(value)
     seen = stored["versions_seen"]
-    if not isinstance(seen, PMap):
+    if not is_persistent_map(seen):
         stored["versions_seen"] = pmap(
-            {node: v if isinstance(v, PMap) else pmap(v) for node, v in seen.items()}
+            {node: v if is_persistent_map(v) else pmap(v) for node, v in seen.items()}
         )
     for key, value in stored.items():
         if isinstance(value, list | set):  # updated_channels, legacy pending_sends
