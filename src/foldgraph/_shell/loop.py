@@ -296,7 +296,9 @@ class Run:
                 self._assign_resume(value.resume)
         elif self.parent_resume is not MISSING:
             self._assign_resume(self.parent_resume)
-        elif self._replaying and self._pending:
+        elif self._replaying and (
+            self.snapshot.metadata.get("source") not in ("update", "fork") or self._pending
+        ):
             # Replaying a past checkpoint: branch off it with a copy, then re-run what follows.
             self._pending = {}
             self._replaying = False
@@ -589,7 +591,7 @@ def _path_str(path: tuple[Any, ...]) -> str:
 
 
 def _error_repr(error: BaseException) -> str:
-    return f"{type(error).__name__}({error})"
+    return repr(error)
 
 
 def _plain(value: Any) -> Any:

@@ -84,6 +84,7 @@ class Pregel(Runnable[Any, Any]):
         self.config = config
         self._output_set = frozenset(output_channels)
         self._stream_set = frozenset(self.stream_channels)
+        self._node_rank = {name: i for i, name in enumerate(node_order)}
         self._untracked = tuple(k for k, c in spec.channels.items() if not c.checkpointed)
         self._initial = as_map(
             {k: v for k, c in spec.channels.items() if (v := c.initial()) is not MISSING}
@@ -866,7 +867,7 @@ class Pregel(Runnable[Any, Any]):
         child_results: Mapping[str, Any] | None = None,
         subgraphs: bool = False,
     ) -> StateSnapshot:
-        tasks = plan(self.spec, snapshot, snapshot.step + 1 + 10**9)
+        tasks = self._in_definition_order(plan(self.spec, snapshot, snapshot.step + 1 + 10**9))
         shown = snapshot
         finished: list[tuple[Task, list[tuple[str, Any]]]] = []
         for t in tasks:
@@ -956,6 +957,11 @@ class Pregel(Runnable[Any, Any]):
             tasks=tuple(pregel_tasks),
             interrupts=tuple(interrupts),
         )
+
+    def _in_definition_order(self, tasks: Sequence[Task]) -> tuple[Task, ...]:
+        """Tasks as get_state lists them: Sends first, then nodes in the order they were added."""
+        rank = self._node_rank
+        return tuple(sorted(tasks, key=lambda t: (not t.is_push, rank.get(t.name, -1))))
 
     def _values_of(self, snapshot: Snapshot) -> Any:
         if self.stream_channels == [ROOT]:

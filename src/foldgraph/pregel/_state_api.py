@@ -171,10 +171,6 @@ def bulk_update_state(
     self: Pregel, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate]]
 ) -> dict[str, Any]:
     """Apply several supersteps of updates, one checkpoint each."""
-    from foldgraph._shell.loop import now_iso
-    from foldgraph.checkpoint.base import get_checkpoint_metadata
-    from foldgraph.checkpoint.base.id import uuid6
-
     saver = _saver(self)
     if not supersteps:
         raise ValueError("No supersteps provided")
@@ -182,104 +178,124 @@ def bulk_update_state(
         raise ValueError("No updates provided")
     ns = _ns(config)
     target = _delegate(self, config) if ns else self
-    thread_id = config.get(CONF, {}).get("thread_id")
     saved = saver.get_tuple(config)
-    snapshot = target._snapshot_of(saved) if saved is not None else target._empty
+    fresh = saved is None
+    # A thread with no checkpoint starts just before step 0, as after an input step.
+    snapshot = (
+        target._snapshot_of(saved) if saved is not None else attrs.evolve(target._empty, step=-1)
+    )
     current_config = config
-    for updates in supersteps:
+    queue = [list(step) for step in supersteps]
+    while queue:
+        updates = queue.pop(0)
         if len(updates) > 1 and any(u.as_node is None for u in updates):
-            raise InvalidUpdateError("Ambiguous update, specify as_node")
-        task_writes: list[tuple[Task, list[tuple[str, Any]]]] = []
+            raise InvalidUpdateError("as_node is required when applying multiple updates")
+        first = updates[0]
+        if first.as_node == "__copy__":
+            if fresh:
+                raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
+            # A sibling of the copied checkpoint: same state, one step later, same parent.
+            new = attrs.evolve(snapshot, step=snapshot.step + 1)
+            snapshot, current_config = _put(
+                target,
+                saver,
+                config,
+                ns,
+                new,
+                "fork",
+                snapshot.parent_id,
+                [("__copy_of__", snapshot.id)],
+            )
+            if first.values:
+                queue.insert(0, [StateUpdate(v, n) for v, n in first.values])
+            continue
+        if first.as_node == END and first.values is None:
+            pending = plan(target.spec, snapshot, snapshot.step + 10**9)
+            new = apply(target.spec, snapshot, [(t, []) for t in pending])
+            snapshot, current_config = _put(
+                target, saver, config, ns, new, "update", snapshot.id or None, None
+            )
+            continue
         source = "update"
-        parent_id = snapshot.id or None
-        special = None
+        task_writes: list[tuple[Task, list[tuple[str, Any]]]] = []
         for update in updates:
-            values, as_node = update.values, update.as_node
-            if as_node == "__copy__":
-                special = "copy"
-                continue
+            as_node = update.as_node
             if as_node == "__input__":
                 source = "input"
                 task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
-                task_writes.append((task, [(START, values)]))
-                continue
-            if as_node == END and values is None:
-                special = "end"
+                task_writes.append((task, [(START, update.values)]))
                 continue
             if as_node is None:
-                as_node = _infer_as_node(target, snapshot)
+                as_node = START if fresh else _infer_as_node(target, snapshot)
                 if as_node is None:
                     raise InvalidUpdateError("Ambiguous update, specify as_node")
-            if as_node not in target.runners or as_node == START:
+            if as_node not in target.runners:
                 raise InvalidUpdateError(f"Node {as_node} does not exist")
-            runner = target.runners[as_node]
-            output = (
-                runner.output_writes(values) if values is not None else runner.output_writes(None)
-            )
-            writes = list(output.writes)
-            if runner.branches:
-                from foldgraph._kernel.fold import read_fresh
-                from foldgraph.pregel._node import route_writes
-
-                state = read_fresh(target.spec, snapshot, writes, target.state_channels)
-                results = [a.call(state, config, None) for a in runner.branch_actions]
-                writes.extend(route_writes(runner, results))
-            node = target.spec.nodes[as_node]
-            triggers = (
-                tuple(
-                    c
-                    for c in node.triggers
-                    if target.spec.channels[c].is_available(snapshot.values.get(c))
-                )
-                if snapshot.values
-                else ()
-            )
-            task = Task(
-                id=update.task_id or "",
-                name=as_node,
-                path=(PULL, as_node),
-                triggers=triggers or node.triggers[:1],
-                input=None,
-            )
-            task_writes.append((task, writes))
-        if special == "copy":
-            new = attrs.evolve(snapshot)
-            source = "fork"
-            parent_id = snapshot.parent_id
-        elif special == "end":
-            pending = plan(target.spec, snapshot, snapshot.step + 10**9)
-            new = apply(target.spec, snapshot, [(t, []) for t in pending])
-        else:
-            new = apply(target.spec, snapshot, task_writes)
-        metadata = get_checkpoint_metadata(
-            config,
-            {
-                "source": source,
-                "step": new.step if special != "copy" else snapshot.step,
-                "parents": {},
-            },
+            task_writes.append(_as_node_writes(target, snapshot, as_node, update, config))
+        new = apply(target.spec, snapshot, task_writes)
+        made_by = [(attrs.asdict(t, recurse=False), list(w)) for t, w in task_writes]
+        recorded = [("__via__", made_by)]
+        snapshot, current_config = _put(
+            target, saver, config, ns, new, source, snapshot.id or None, recorded
         )
-        new = attrs.evolve(
-            new,
-            id=str(uuid6()),
-            parent_id=parent_id,
-            metadata=metadata,
-            created_at=now_iso(),
-        )
-        put_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": ns}}
-        if parent_id:
-            put_config[CONF]["checkpoint_id"] = parent_id
-        current_config = saver.put(
-            put_config, target._checkpoint_of(new), dict(new.metadata), dict(new.versions)
-        )
-        if source == "update" and parent_id and special is None:
-            # Keep the writes that made this checkpoint, so its history can be re-folded.
-            recorded = [(attrs.asdict(t, recurse=False), list(w)) for t, w in task_writes]
-            saver.put_writes(put_config, [("__via__", recorded)], VIA + new.id)
-        elif special == "copy" and parent_id:
-            saver.put_writes(put_config, [("__copy_of__", snapshot.id)], VIA + new.id)
-        snapshot = new
+        fresh = False
     return current_config
+
+
+def _as_node_writes(
+    target: Pregel, snapshot: Any, as_node: str, update: StateUpdate, config: dict[str, Any]
+) -> tuple[Task, list[tuple[str, Any]]]:
+    """The writes `as_node` would have made had it returned `update.values`."""
+    runner = target.runners[as_node]
+    if runner.is_start:
+        writes = list(runner.start_writes(update.values).writes)
+    else:
+        writes = list(runner.output_writes(update.values).writes)
+    if runner.branches:
+        from foldgraph._kernel.fold import read_fresh
+        from foldgraph.pregel._node import route_writes
+
+        state = read_fresh(target.spec, snapshot, writes, target.state_channels)
+        results = [a.call(state, config, None) for a in runner.branch_actions]
+        writes.extend(route_writes(runner, results))
+    # An update is not a run of the node: it consumes no triggers (versions_seen is
+    # untouched, as in LangGraph); the step it makes clears what was pending instead.
+    task = Task(
+        id=update.task_id or "", name=as_node, path=(PULL, as_node), triggers=(), input=None
+    )
+    return task, writes
+
+
+def _put(
+    target: Pregel,
+    saver: Any,
+    config: dict[str, Any],
+    ns: str,
+    new: Any,
+    source: str,
+    parent_id: str | None,
+    recorded: list[tuple[str, Any]] | None,
+) -> tuple[Any, dict[str, Any]]:
+    """Stamp and save a snapshot made by the state API; keep how it was made on its parent."""
+    from foldgraph._shell.loop import now_iso
+    from foldgraph.checkpoint.base import get_checkpoint_metadata
+    from foldgraph.checkpoint.base.id import uuid6
+
+    metadata = get_checkpoint_metadata(config, {"source": source, "step": new.step, "parents": {}})
+    new = attrs.evolve(
+        new, id=str(uuid6()), parent_id=parent_id, metadata=metadata, created_at=now_iso()
+    )
+    thread_id = config.get(CONF, {}).get("thread_id")
+    put_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": ns}}
+    if parent_id:
+        put_config[CONF]["checkpoint_id"] = parent_id
+    versions = new.versions
+    new_versions = {c: versions[c] for c in new.changed if c in versions}
+    current = saver.put(put_config, target._checkpoint_of(new), dict(new.metadata), new_versions)
+    if parent_id and recorded:
+        # Kept so that verify_replay can re-fold this checkpoint from its parent.
+        saver.put_writes(put_config, recorded, VIA + new.id)
+    return new, current
 
 
 async def abulk_update_state(
