@@ -17,6 +17,7 @@ import attrs
 from pyrsistent import pvector
 
 from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph._shell.interrupts import interrupt_id
@@ -75,6 +76,7 @@ class TaskResult:
     error: BaseException | None = None
     interrupts: tuple[Interrupt, ...] = ()
     parent_command: Any = None
+    output_snapshot: Snapshot | None = None
 
 
 def now_iso() -> str:
@@ -121,6 +123,7 @@ class Run:
     child_sink: list[Emit] = dataclasses.field(default_factory=list)
     resumed: dict[str, Any] = dataclasses.field(default_factory=dict)
     parent_command: Any = None
+    output_snapshot: Snapshot | None = None
     snapshot: Snapshot = EMPTY
     interrupts: list[Interrupt] = dataclasses.field(default_factory=list)
     emitted_values: bool = False
@@ -399,8 +402,16 @@ class Run:
         for t in tasks:
             result = results.get(t.id)
             if result is None:
-                writes = done.get(t.id) or []
-                task_writes.append((t, [(c, v) for c, v in writes if c not in (RESUME,)]))
+                writes = [(c, v) for c, v in done.get(t.id) or [] if c not in (RESUME,)]
+                task_writes.append((t, writes))
+                if "updates" in self.modes and t.name != START:
+                    # Kept from an earlier attempt of this step: shown again, marked cached.
+                    update = {c: thaw(v) for c, v in writes if c in graph._stream_set}
+                    yield Emit(
+                        self.ns,
+                        "updates",
+                        {t.name: update or None, "__metadata__": {"cached": True}},
+                    )
                 continue
             if result.parent_command is not None:
                 errors.append(result)
@@ -450,6 +461,13 @@ class Run:
                     if t is not None:
                         self.save_writes_final(t, writes)
             yield from self._emit_interrupts()
+            if task_writes:
+                # What the finished tasks wrote shows in the output, though no step committed.
+                self.output_snapshot = apply(graph.spec, snapshot, task_writes)
+                if self.output_snapshot.changed & graph._output_set:
+                    self.emitted_values = True
+                if "values" in self.modes:
+                    yield Emit(self.ns, "values", graph._stream_values(self.output_snapshot))
             return "stopped"
 
         new = self.stamp(apply(graph.spec, snapshot, task_writes), "loop")

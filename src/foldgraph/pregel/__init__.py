@@ -729,7 +729,8 @@ class Pregel(Runnable[Any, Any]):
     def _invoke_output(self, run: Run, output_keys: Any, version: str) -> Any:
         from foldgraph.types import GraphOutput
 
-        values = self._output_values(run.snapshot, output_keys) if run.emitted_values else None
+        final = run.output_snapshot or run.snapshot
+        values = self._output_values(final, output_keys) if run.emitted_values else None
         if version == "v2":
             return GraphOutput(value=values, interrupts=tuple(run.interrupts))
         if run.interrupts:
@@ -874,10 +875,17 @@ class Pregel(Runnable[Any, Any]):
             writes = pending.get(t.id)
             if writes and any(c not in (INTERRUPT, ERROR, "__resume__") for c, _ in writes):
                 finished.append((t, writes))
-        if apply_pending and finished and len(finished) == len(tasks):
+        done_ids: set[str] = set()
+        if apply_pending and finished:
+            # As LangGraph: the latest state shows what finished tasks already wrote.
             shown = apply(self.spec, snapshot, finished)
-            tasks = plan(self.spec, shown, shown.step + 1 + 10**9)
-            pending = {}
+            if len(finished) == len(tasks):
+                tasks = self._in_definition_order(
+                    plan(self.spec, shown, shown.step + 1 + 10**9)
+                )
+                pending = {}
+            else:
+                done_ids = {t.id for t, _ in finished}
         values = self._values_of(shown)
         config = {
             CONF: {
@@ -899,18 +907,19 @@ class Pregel(Runnable[Any, Any]):
         )
         pregel_tasks = []
         interrupts: list[Interrupt] = []
-        done_ids = {t.id for t, _ in finished} if apply_pending else set()
         for t in tasks:
             writes = pending.get(t.id, [])
             error = next((v for c, v in writes if c == ERROR), None)
-            task_interrupts: tuple[Interrupt, ...] = tuple(
-                i for c, v in writes if c == INTERRUPT for i in v
+            task_interrupts: tuple[Interrupt, ...] = (
+                ()
+                if _has_result(writes)
+                else tuple(i for c, v in writes if c == INTERRUPT for i in v)
             )
             interrupts.extend(task_interrupts)
             result = None
             if child_results is not None and t.id in child_results:
                 result = child_results[t.id]
-            elif writes and t.id not in done_ids:
+            elif writes:
                 state_writes = {c: v for c, v in writes if c in self._state_set}
                 result = _plain_dict(state_writes) if state_writes else None
             state = None
