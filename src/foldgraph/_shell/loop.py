@@ -17,8 +17,8 @@ import attrs
 from pyrsistent import pvector
 
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
+from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph._shell.interrupts import interrupt_id
 from foldgraph.constants import (
@@ -50,6 +50,8 @@ __all__ = ["Emit", "Execute", "Run", "TaskResult"]
 
 DEFAULT_RECURSION_LIMIT = 25
 EMPTY = Snapshot(step=-2)
+NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
+NULL_TASK = Task(id=NULL_TASK_ID, name="__input__", path=("__input__",), triggers=(), input=None)
 
 
 @attrs.frozen(slots=True)
@@ -77,6 +79,7 @@ class TaskResult:
     interrupts: tuple[Interrupt, ...] = ()
     parent_command: Any = None
     output_snapshot: Snapshot | None = None
+    start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
 
 
 def now_iso() -> str:
@@ -124,6 +127,7 @@ class Run:
     resumed: dict[str, Any] = dataclasses.field(default_factory=dict)
     parent_command: Any = None
     output_snapshot: Snapshot | None = None
+    start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
     snapshot: Snapshot = EMPTY
     interrupts: list[Interrupt] = dataclasses.field(default_factory=list)
     emitted_values: bool = False
@@ -293,8 +297,24 @@ class Run:
                 writes.extend(graph._input_update_writes(value))
             for goto in value._gotos():
                 writes.extend(graph.runners[START].goto_writes(goto, "Command.goto"))
+            if writes and not loaded and value.resume is None:
+                # A Command on a new thread starts a run: START's own edges fire, and the
+                # update and goto land with them in the first step.
+                self.start_extra = writes
+                input_task = Task(
+                    id="", name="__input__", path=("__input__",), triggers=(), input=None
+                )
+                self.snapshot = self.stamp(
+                    apply(spec, self.snapshot, [(input_task, [(START, {})])]), "input"
+                )
+                self.save(self.snapshot)
+                self.save_writes(self.snapshot, NULL_TASK, writes)
+                return False
             if writes:
                 self.snapshot = apply_without_step(spec, self.snapshot, writes)
+                # Kept on the checkpoint (as LangGraph's null-task writes) so that its
+                # state shows the update even before the next step commits.
+                self.save_writes(self.snapshot, NULL_TASK, writes)
             if value.resume is not None:
                 self._assign_resume(value.resume)
         elif self.parent_resume is not MISSING:
@@ -331,6 +351,9 @@ class Run:
             if (replaying and chan == RESUME) or tid.startswith("__via__:"):
                 continue
             pending.setdefault(tid, []).append((chan, val))
+        null_writes = pending.pop(NULL_TASK_ID, None)
+        if null_writes and not replaying:
+            self.snapshot = apply_without_step(self.graph.spec, self.snapshot, null_writes)
         self._pending = pending
         return True
 

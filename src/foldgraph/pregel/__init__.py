@@ -21,13 +21,13 @@ import immutables
 from langchain_core.runnables import Runnable, RunnableConfig
 
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.fold import apply, plan
+from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.frozen import as_map
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
 from foldgraph._shell.coerce import coerce_context
 from foldgraph._shell.context import RUN_CONFIG, RUN_RUNTIME
 from foldgraph._shell.interrupts import SCRATCHPAD, Scratchpad
-from foldgraph._shell.loop import Emit, Run, TaskResult
+from foldgraph._shell.loop import NULL_TASK_ID, Emit, Run, TaskResult
 from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, ROOT, START
 from foldgraph.errors import GraphInterrupt, InvalidUpdateError, ParentCommand
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
@@ -272,6 +272,10 @@ class Pregel(Runnable[Any, Any]):
     ) -> TaskResult:
         if runner.is_start:
             result = runner.start_writes(output)
+            if run.start_extra:
+                result = NodeOutput(
+                    writes=(*result.writes, *run.start_extra), updates=result.updates
+                )
         else:
             result = runner.output_writes(
                 output, from_subgraph=runner.action is not None and runner.action.is_subgraph
@@ -880,9 +884,7 @@ class Pregel(Runnable[Any, Any]):
             # As LangGraph: the latest state shows what finished tasks already wrote.
             shown = apply(self.spec, snapshot, finished)
             if len(finished) == len(tasks):
-                tasks = self._in_definition_order(
-                    plan(self.spec, shown, shown.step + 1 + 10**9)
-                )
+                tasks = self._in_definition_order(plan(self.spec, shown, shown.step + 1 + 10**9))
                 pending = {}
             else:
                 done_ids = {t.id for t, _ in finished}
@@ -997,6 +999,11 @@ class Pregel(Runnable[Any, Any]):
         pending: dict[str, list[tuple[str, Any]]] = {}
         for tid, chan, val in saved.pending_writes or ():
             pending.setdefault(tid, []).append((chan, val))
+        null_writes = pending.pop(NULL_TASK_ID, None)
+        if null_writes:
+            # Writes given with a Command input show as part of the checkpoint's state.
+            state_writes = [(c, v) for c, v in null_writes if c in self._stream_set]
+            snapshot = apply_without_step(self.spec, snapshot, state_writes)
         return self._state_snapshot(
             snapshot,
             pending,
