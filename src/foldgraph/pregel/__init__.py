@@ -151,6 +151,14 @@ class Pregel(Runnable[Any, Any]):
             outer = RUN_CONFIG.get()
             if outer is not None:
                 parent_ref = outer.get(CONF, {}).get(_FG_TASK)
+                # Called inside a node without a config: inherit the node's (thread and all).
+                cfg = {
+                    **outer,
+                    **cfg,
+                    CONF: {**outer.get(CONF, {}), **cfg.get(CONF, {})},
+                    "metadata": {**outer.get("metadata", {}), **cfg.get("metadata", {})},
+                }
+                conf = cfg[CONF]
         checkpointer = self.checkpointer
         ns: tuple[str, ...] = ()
         checkpoint_ns = ""
@@ -177,6 +185,10 @@ class Pregel(Runnable[Any, Any]):
             sink = parent_run.child_sink if parent_run.subgraphs else None
             conf = {k: v for k, v in conf.items() if k not in (_FG_TASK, "checkpoint_id")}
             conf["checkpoint_ns"] = checkpoint_ns
+            conf["__fg_parents__"] = {
+                **parent_run._parents(),
+                parent_run.checkpoint_ns: parent_run.snapshot.id,
+            }
             cfg = {**cfg, CONF: conf}
         elif checkpointer is True or checkpointer is False:
             checkpointer = None
@@ -871,6 +883,7 @@ class Pregel(Runnable[Any, Any]):
         apply_pending: bool = False,
         child_results: Mapping[str, Any] | None = None,
         subgraphs: bool = False,
+        checkpoint_map: Mapping[str, str] | None = None,
     ) -> StateSnapshot:
         tasks = self._in_definition_order(plan(self.spec, snapshot, snapshot.step + 1 + 10**9))
         shown = snapshot
@@ -889,13 +902,15 @@ class Pregel(Runnable[Any, Any]):
             else:
                 done_ids = {t.id for t, _ in finished}
         values = self._values_of(shown)
-        config = {
+        config: dict[str, Any] = {
             CONF: {
                 "thread_id": thread_id,
                 "checkpoint_ns": checkpoint_ns,
                 "checkpoint_id": snapshot.id,
             }
         }
+        if checkpoint_map:
+            config[CONF]["checkpoint_map"] = dict(checkpoint_map)
         parent_config = (
             {
                 CONF: {
@@ -926,21 +941,28 @@ class Pregel(Runnable[Any, Any]):
                 result = _plain_dict(state_writes) if state_writes else None
             state = None
             runner = self.runners.get(t.name)
-            if runner is not None and runner.action is not None and runner.action.is_subgraph:
+            sub = _subgraph_of(runner)
+            if sub is not None:
                 sub_ns = f"{checkpoint_ns}{NS_SEP if checkpoint_ns else ''}{t.name}{NS_END}{t.id}"
                 sub_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": sub_ns}}
-                state = sub_config
-                if subgraphs:
-                    sub = runner.action.target
-                    sub_cp = (
-                        sub.checkpointer
-                        if sub.checkpointer not in (None, True, False)
-                        else self.checkpointer
-                    )
-                    saved = sub_cp.get_tuple(sub_config) if sub_cp is not None else None
+                sub_cp = (
+                    sub.checkpointer
+                    if sub.checkpointer not in (None, True, False)
+                    else self.checkpointer
+                )
+                is_node = runner.action is not None and runner.action.is_subgraph
+                state = sub_config if is_node else None
+                if subgraphs and sub_cp is not None:
+                    saved = sub_cp.get_tuple(sub_config)
                     if saved is not None:
+                        parent_map = dict(checkpoint_map or {checkpoint_ns: snapshot.id})
                         state = sub._state_from_tuple(
-                            saved, sub_ns, thread_id, apply_pending=True, subgraphs=True
+                            saved,
+                            sub_ns,
+                            thread_id,
+                            apply_pending=True,
+                            subgraphs=True,
+                            checkpoint_map={**parent_map, sub_ns: saved.checkpoint["id"]},
                         )
             pregel_tasks.append(
                 PregelTask(
@@ -994,6 +1016,7 @@ class Pregel(Runnable[Any, Any]):
         apply_pending: bool,
         subgraphs: bool = False,
         child_results: Mapping[str, Any] | None = None,
+        checkpoint_map: Mapping[str, str] | None = None,
     ) -> StateSnapshot:
         snapshot = self._snapshot_of(saved)
         pending: dict[str, list[tuple[str, Any]]] = {}
@@ -1012,6 +1035,7 @@ class Pregel(Runnable[Any, Any]):
             apply_pending=apply_pending,
             subgraphs=subgraphs,
             child_results=child_results,
+            checkpoint_map=checkpoint_map,
         )
 
     def verify_replay(self, config: RunnableConfig) -> Any:
@@ -1109,6 +1133,30 @@ class _StoredError(Exception):
 
     def __repr__(self) -> str:
         return str(self.args[0])
+
+
+def _subgraph_of(runner: NodeRunner | None) -> Pregel | None:
+    """The graph a node runs: the node itself, or one its function refers to."""
+    if runner is None or runner.action is None:
+        return None
+    target = runner.action.target
+    if isinstance(target, Pregel):
+        return target
+    func = getattr(target, "__func__", target)
+    for cell in getattr(func, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if isinstance(value, Pregel):
+            return value
+    code = getattr(func, "__code__", None)
+    names = getattr(func, "__globals__", {})
+    for name in getattr(code, "co_names", ()):
+        value = names.get(name)
+        if isinstance(value, Pregel):
+            return value
+    return None
 
 
 def _has_result(writes: Any) -> bool:
