@@ -21,6 +21,8 @@ class Scratchpad:
     resume: list[Any] = attrs.field(factory=list)
     used: int = 0
     has_checkpointer: bool = True
+    null_resume: list[Any] = attrs.field(factory=list)
+    """A resume value no waiting task claimed; the first new interrupt() takes it."""
 
 
 SCRATCHPAD: contextvars.ContextVar[Scratchpad | None] = contextvars.ContextVar(
@@ -52,6 +54,14 @@ def interrupt(value: Any) -> Any:
     pad.used += 1
     if index < len(pad.resume):
         return pad.resume[index]
+    if pad.null_resume:
+        try:
+            value = pad.null_resume.pop()
+        except IndexError:
+            pass
+        else:
+            pad.resume.append(value)
+            return value
     # Each interrupt of a task has its own id, so a resume map can address it.
     iid = pad.interrupt_id if index == 0 else interrupt_id(f"{pad.interrupt_id}#{index}")
     raise GraphInterrupt((Interrupt(value=value, id=iid),))

@@ -79,6 +79,7 @@ class TaskResult:
     interrupts: tuple[Interrupt, ...] = ()
     parent_command: Any = None
     output_snapshot: Snapshot | None = None
+    null_resume: list[Any] = dataclasses.field(default_factory=list)
     start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
 
 
@@ -127,6 +128,7 @@ class Run:
     resumed: dict[str, Any] = dataclasses.field(default_factory=dict)
     parent_command: Any = None
     output_snapshot: Snapshot | None = None
+    null_resume: list[Any] = dataclasses.field(default_factory=list)
     start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
     snapshot: Snapshot = EMPTY
     interrupts: list[Interrupt] = dataclasses.field(default_factory=list)
@@ -385,6 +387,9 @@ class Run:
                 if t is None:
                     continue
                 self._add_resume(t, val, resume)
+            return
+        if not waiting:
+            self.null_resume.append(resume)
             return
         if len(waiting) > 1:
             raise RuntimeError(

@@ -268,6 +268,7 @@ class Pregel(Runnable[Any, Any]):
             interrupt_id=run.task_interrupt_id(task),
             resume=run.resume_values(task),
             has_checkpointer=run.checkpointer is not None,
+            null_resume=run.null_resume,
         )
         return runner, runner.node_input(task), config, runtime, pad
 
