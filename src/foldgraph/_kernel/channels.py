@@ -24,6 +24,7 @@ from foldgraph.errors import (
     InvalidUpdateError,
     create_error_message,
 )
+from foldgraph.types import Overwrite
 
 __all__ = [
     "AnyValue",
@@ -231,8 +232,6 @@ class Topic(BaseChannel):
 
 
 def _is_overwrite(update: Any) -> tuple[bool, Any]:
-    from foldgraph.types import Overwrite
-
     if isinstance(update, Overwrite):
         return True, update.value
     if isinstance(update, dict) and len(update) in (1, 2):
@@ -276,7 +275,11 @@ class BinaryOperatorAggregate(BaseChannel):
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return stored, False
-        overwritten = [i for i, u in enumerate(updates) if _is_overwrite(u)[0]]
+        overwritten = [
+            i
+            for i, u in enumerate(updates)
+            if type(u) is Overwrite or (type(u) is dict and _is_overwrite(u)[0])
+        ]
         if overwritten:
             if len(overwritten) > 1:
                 raise InvalidUpdateError(

@@ -103,7 +103,7 @@ def _append_all(stored: Any, updates: Sequence[Any]) -> Vector:
                 "a channel reduced with operator.add takes a list per update, "
                 'e.g. `return {"key": [item]}`'
             )
-        acc = acc.extend(map(freeze, update))
+        acc = acc.append(freeze(update[0])) if len(update) == 1 else acc.extend(map(freeze, update))
     return acc
 
 
