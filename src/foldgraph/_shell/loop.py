@@ -282,6 +282,10 @@ class Run:
                 apply(spec, self.snapshot, [(input_task, [(START, value)])]), "input"
             )
             self.save(self.snapshot)
+            if self.checkpointer is not None and (
+                "checkpoints" in self.modes or "debug" in self.modes
+            ):
+                yield from self._emit_checkpoint(self.snapshot)
             return False
 
         if isinstance(value, Command):
@@ -505,7 +509,7 @@ class Run:
         self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
         if "values" in self.modes:
             yield from self._emit_values()
-        if "checkpoints" in self.modes or "debug" in self.modes:
+        if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
             yield from self._emit_checkpoint(new)
         return "ok"
 
@@ -555,35 +559,16 @@ class Run:
                 for t in state.tasks
             ],
         }
-        if "checkpoints" in self.modes:
-            yield Emit(self.ns, "checkpoints", payload)
-        if "debug" in self.modes:
-            yield Emit(
-                self.ns,
-                "debug",
-                {
-                    "step": snapshot.step,
-                    "timestamp": now_iso(),
-                    "type": "checkpoint",
-                    "payload": payload,
-                },
-            )
+        yield from self._emit_event("checkpoints", "checkpoint", payload, snapshot.step)
 
     def _emit_task_start(self, task: Task, step: int) -> Generator[Emit, Any, None]:
         payload = {
             "id": task.id,
             "name": task.name,
             "input": _plain(task.input),
-            "triggers": list(task.triggers),
+            "triggers": tuple(task.triggers),
         }
-        if "tasks" in self.modes:
-            yield Emit(self.ns, "tasks", payload)
-        if "debug" in self.modes:
-            yield Emit(
-                self.ns,
-                "debug",
-                {"step": step, "timestamp": now_iso(), "type": "task", "payload": payload},
-            )
+        yield from self._emit_event("tasks", "task", payload, step)
 
     def _emit_task_result(
         self, task: Task, result: TaskResult, step: int
@@ -593,19 +578,24 @@ class Run:
             "id": task.id,
             "name": task.name,
             "error": None,
+            "result": {
+                c: _plain(v) for c, v in result.output.writes if c in self.graph._stream_set
+            },
             "interrupts": [],
-            "result": [
-                (c, _plain(v)) for c, v in result.output.writes if c in self.graph._state_set
-            ],
         }
-        if "tasks" in self.modes:
-            yield Emit(self.ns, "tasks", payload)
+        yield from self._emit_event("tasks", "task_result", payload, step)
+
+    def _emit_event(
+        self, mode: str, kind: str, payload: dict[str, Any], step: int
+    ) -> Generator[Emit, Any, None]:
+        """One event on its own stream mode, and wrapped for the `debug` mode."""
+        if payload.get("name") == START:
+            return  # the input mapping is an internal task, hidden as in LangGraph
+        if mode in self.modes:
+            yield Emit(self.ns, mode, payload)
         if "debug" in self.modes:
-            yield Emit(
-                self.ns,
-                "debug",
-                {"step": step, "timestamp": now_iso(), "type": "task_result", "payload": payload},
-            )
+            debug = {"step": step, "timestamp": now_iso(), "type": kind, "payload": payload}
+            yield Emit(self.ns, "debug", debug)
 
     # -- task context ------------------------------------------------------------------------
 

@@ -422,14 +422,21 @@ class Pregel(Runnable[Any, Any]):
                 return TaskResult(task=task, error=err)
         return TaskResult(task=task, parent_command=exc)
 
-    def _call_cached(
-        self, runner: NodeRunner, value: Any, config: dict[str, Any], runtime: Any
-    ) -> tuple[Any, bool]:
+    def _cached(self, runner: NodeRunner, value: Any) -> tuple[Any, bool, Any]:
+        """(cache key, hit?, cached output) for a node with a cache policy."""
         key = runner.cache_key(value) if self.cache is not None else None
         if key is not None:
             hit = self.cache.get([key])
             if key in hit:
-                return hit[key], True
+                return key, True, hit[key]
+        return key, False, None
+
+    def _call_cached(
+        self, runner: NodeRunner, value: Any, config: dict[str, Any], runtime: Any
+    ) -> tuple[Any, bool]:
+        key, hit, output = self._cached(runner, value)
+        if hit:
+            return output, True
         output = runner.call(value, config, runtime)
         if key is not None:
             self.cache.set({key: (output, runner.cache_policy.ttl)})
@@ -438,11 +445,9 @@ class Pregel(Runnable[Any, Any]):
     async def _acall_cached(
         self, runner: NodeRunner, value: Any, config: dict[str, Any], runtime: Any
     ) -> tuple[Any, bool]:
-        key = runner.cache_key(value) if self.cache is not None else None
-        if key is not None:
-            hit = self.cache.get([key])
-            if key in hit:
-                return hit[key], True
+        key, hit, output = self._cached(runner, value)
+        if hit:
+            return output, True
         output = await runner.acall(value, config, runtime)
         if key is not None:
             self.cache.set({key: (output, runner.cache_policy.ttl)})
