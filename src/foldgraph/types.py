@@ -11,10 +11,6 @@ import pickle
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
-from typing_extensions import TypedDict
-
-from foldgraph.constants import END
-
 __all__ = [
     "All",
     "CacheKey",
@@ -269,13 +265,6 @@ def ensure_valid_checkpointer(checkpointer: Any) -> Any:
 Checkpointer = Any
 
 
-class _TaskPayload(TypedDict):
-    id: str
-    name: str
-    input: Any
-    triggers: list[str]
-
-
 def interrupt(value: Any) -> Any:
     """Pause the run and surface `value` to the caller; return the resume value.
 
@@ -286,6 +275,3 @@ def interrupt(value: Any) -> Any:
     from foldgraph._shell.interrupts import interrupt as _interrupt
 
     return _interrupt(value)
-
-
-_END = END

@@ -14,24 +14,20 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import attrs
-from pyrsistent import pvector
 
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
+from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph._shell.interrupts import interrupt_id
 from foldgraph.constants import (
     CONF,
-    END,
     ERROR,
     INTERRUPT,
     NS_END,
     NS_SEP,
-    PULL,
     RESUME,
     START,
-    TASKS,
 )
 from foldgraph.errors import (
     EmptyInputError,
@@ -634,6 +630,3 @@ def _plain(value: Any) -> Any:
     from foldgraph._kernel.frozen import thaw
 
     return thaw(value)
-
-
-_ = (END, PULL, TASKS, task_id, pvector)

@@ -28,7 +28,7 @@ from foldgraph._shell.coerce import coerce_context
 from foldgraph._shell.context import RUN_CONFIG, RUN_RUNTIME
 from foldgraph._shell.interrupts import SCRATCHPAD, Scratchpad
 from foldgraph._shell.loop import NULL_TASK_ID, Emit, Run, TaskResult
-from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, ROOT, START
+from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, ROOT
 from foldgraph.errors import GraphInterrupt, InvalidUpdateError, ParentCommand
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.runtime import ExecutionInfo, Runtime
@@ -1179,6 +1179,3 @@ def _plain_dict(d: Mapping[str, Any]) -> dict[str, Any]:
 
 def _run_coroutine(coro: Any) -> Any:
     return asyncio.run(coro)
-
-
-_ = START
