@@ -1044,6 +1044,16 @@ class Pregel(Runnable[Any, Any]):
             checkpoint_map=checkpoint_map,
         )
 
+    def clear_cache(self, nodes: Sequence[str] | None = None) -> None:
+        """Forget cached results of `nodes` (all nodes when None)."""
+        if self.cache is None:
+            raise ValueError("No cache is set for this graph. Cannot clear cache.")
+        names = self.node_order if nodes is None else list(nodes)
+        self.cache.clear([("__node_cache__", name) for name in names])
+
+    async def aclear_cache(self, nodes: Sequence[str] | None = None) -> None:
+        self.clear_cache(nodes)
+
     def verify_replay(self, config: RunnableConfig) -> Any:
         """Re-fold the thread's recorded writes and check every checkpoint comes back exactly."""
         from foldgraph.history import verify_replay
