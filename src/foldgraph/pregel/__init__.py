@@ -645,10 +645,14 @@ class Pregel(Runnable[Any, Any]):
         )
         run.subgraphs = subgraphs
         async for emit in self._adrive(run, custom):
+            if run.parent_sink is not None:
+                run.parent_sink.append(emit)
             chunk = self._shape(emit, single, subgraphs, output_keys)
             if chunk is _SKIP:
                 continue
             yield chunk
+        if run.nested and run.interrupts:
+            raise GraphInterrupt(tuple(run.interrupts))
 
     def invoke(
         self,
