@@ -76,6 +76,8 @@ class TaskResult:
     parent_command: Any = None
     output_snapshot: Snapshot | None = None
     null_resume: list[Any] = dataclasses.field(default_factory=list)
+    messages: Any = None
+    """The messages-stream callback handler, when that mode is on."""
     start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
 
 
@@ -125,6 +127,8 @@ class Run:
     parent_command: Any = None
     output_snapshot: Snapshot | None = None
     null_resume: list[Any] = dataclasses.field(default_factory=list)
+    messages: Any = None
+    """The messages-stream callback handler, when that mode is on."""
     start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
     snapshot: Snapshot = EMPTY
     interrupts: list[Interrupt] = dataclasses.field(default_factory=list)

@@ -19,6 +19,7 @@ from typing import Any
 
 import immutables
 from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, apply_without_step, plan
@@ -246,8 +247,12 @@ class Pregel(Runnable[Any, Any]):
             "langgraph_triggers": task.triggers,
             "langgraph_path": task.path,
             "langgraph_checkpoint_ns": task_ns,
+            "checkpoint_ns": task_ns,
         }
-        return {**base, CONF: conf, "metadata": metadata}
+        config = {**base, CONF: conf, "metadata": metadata}
+        if run.messages is not None:
+            config["callbacks"] = _with_handler(base.get("callbacks"), run.messages)
+        return config
 
     def _prepare(
         self, run: Run, task: Task, step: int
@@ -295,6 +300,12 @@ class Pregel(Runnable[Any, Any]):
             )
         if runner.branches and branch_results is None:
             branch_results = self._route(run, task, runner, result, config, runtime)
+        if run.messages is not None and not runner.is_start:
+            from foldgraph._shell.messages import namespace_of
+
+            written = [v for c, v in result.writes if c in self._stream_set]
+            meta = config.get("metadata", {})
+            run.messages.emit_written(namespace_of(meta.get("checkpoint_ns", "")), written, meta)
         if runner.branches:
             extra = route_writes(runner, branch_results or [])
             result = NodeOutput(
@@ -335,6 +346,7 @@ class Pregel(Runnable[Any, Any]):
         t1 = RUN_CONFIG.set(config)
         t2 = RUN_RUNTIME.set(runtime)
         t3 = SCRATCHPAD.set(pad)
+        t4 = var_child_runnable_config.set(config)  # type: ignore[arg-type]
         try:
             cached = False
             if runner.is_start:
@@ -350,6 +362,7 @@ class Pregel(Runnable[Any, Any]):
             _note_node(exc, task.name)
             return TaskResult(task=task, error=exc)
         finally:
+            var_child_runnable_config.reset(t4)
             SCRATCHPAD.reset(t3)
             RUN_RUNTIME.reset(t2)
             RUN_CONFIG.reset(t1)
@@ -359,6 +372,7 @@ class Pregel(Runnable[Any, Any]):
         t1 = RUN_CONFIG.set(config)
         t2 = RUN_RUNTIME.set(runtime)
         t3 = SCRATCHPAD.set(pad)
+        t4 = var_child_runnable_config.set(config)  # type: ignore[arg-type]
         try:
             cached = False
             if runner.is_start:
@@ -380,6 +394,7 @@ class Pregel(Runnable[Any, Any]):
             SCRATCHPAD.reset(t3)
             RUN_RUNTIME.reset(t2)
             RUN_CONFIG.reset(t1)
+            var_child_runnable_config.reset(t4)
 
     async def _aroute(
         self,
@@ -529,7 +544,7 @@ class Pregel(Runnable[Any, Any]):
             helper.result()
         return {t.id: results[t.id] for t in tasks}
 
-    async def _adrive(self, run: Run, custom: asyncio.Queue[Any] | None) -> AsyncIterator[Emit]:
+    async def _adrive(self, run: Run, custom: queue.SimpleQueue[Any] | None) -> AsyncIterator[Emit]:
         gen = run.steps()
         send: Any = None
         limit = run.config.get("max_concurrency")
@@ -559,10 +574,10 @@ class Pregel(Runnable[Any, Any]):
                     )
                     while not gathered.done():
                         await asyncio.wait({gathered}, timeout=0.01)
-                        while not custom.empty():
-                            yield Emit(run.ns, "custom", custom.get_nowait())
-                    while not custom.empty():
-                        yield Emit(run.ns, "custom", custom.get_nowait())
+                        for emit in _drain(custom, run):
+                            yield emit
+                    for emit in _drain(custom, run):
+                        yield emit
                     results = gathered.result()
                 send = {r.task.id: r for r in results}
                 while run.child_sink:
@@ -590,8 +605,7 @@ class Pregel(Runnable[Any, Any]):
     ) -> Iterator[Any]:
         """Run the graph, yielding chunks of the requested stream mode(s) as they happen."""
         modes, single = self._modes(stream_mode, config)
-        custom: queue.SimpleQueue[Any] | None = queue.SimpleQueue() if "custom" in modes else None
-        writer = custom.put if custom is not None else _no_writer
+        custom, writer = _live_queue(modes)
         run = self._make_run(
             input,
             config,
@@ -603,6 +617,7 @@ class Pregel(Runnable[Any, Any]):
             writer=writer,
         )
         run.subgraphs = subgraphs
+        run.messages = _messages_handler(modes, custom)
         for emit in self._drive(run, custom):
             if run.parent_sink is not None:
                 run.parent_sink.append(emit)
@@ -631,8 +646,7 @@ class Pregel(Runnable[Any, Any]):
     ) -> AsyncIterator[Any]:
         """Async twin of `stream`."""
         modes, single = self._modes(stream_mode, config)
-        custom: asyncio.Queue[Any] | None = asyncio.Queue() if "custom" in modes else None
-        writer = custom.put_nowait if custom is not None else _no_writer
+        custom, writer = _live_queue(modes)
         run = self._make_run(
             input,
             config,
@@ -644,6 +658,7 @@ class Pregel(Runnable[Any, Any]):
             writer=writer,
         )
         run.subgraphs = subgraphs
+        run.messages = _messages_handler(modes, custom)
         async for emit in self._adrive(run, custom):
             if run.parent_sink is not None:
                 run.parent_sink.append(emit)
@@ -782,11 +797,6 @@ class Pregel(Runnable[Any, Any]):
         for mode in modes:
             if mode not in _ALL_MODES:
                 raise ValueError(f"Unknown stream_mode {mode!r}: use one of {sorted(_ALL_MODES)}.")
-        if "messages" in modes:
-            raise NotImplementedError(
-                "stream_mode='messages' is not supported by foldgraph yet; use 'updates' "
-                "or 'values' and read messages from the state."
-            )
         return frozenset(modes), single
 
     def _shape(self, emit: Emit, single: str | None, subgraphs: bool, output_keys: Any) -> Any:
@@ -1088,6 +1098,33 @@ def _no_writer(_chunk: Any) -> None:
     return None
 
 
+def _live_queue(modes: frozenset[str]) -> tuple[queue.SimpleQueue[Any] | None, Any]:
+    """The thread-safe queue for chunks emitted while tasks run, and the custom writer."""
+    if not modes & {"custom", "messages"}:
+        return None, _no_writer
+    live: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    return live, (live.put if "custom" in modes else _no_writer)
+
+
+def _messages_handler(modes: frozenset[str], live: queue.SimpleQueue[Any] | None) -> Any:
+    if "messages" not in modes or live is None:
+        return None
+    from foldgraph._shell.messages import StreamMessagesHandler
+
+    return StreamMessagesHandler(lambda ns, payload: live.put(Emit(ns, "messages", payload)))
+
+
+def _with_handler(callbacks: Any, handler: Any) -> Any:
+    """The run's callbacks plus the messages-stream handler."""
+    if callbacks is None:
+        return [handler]
+    if isinstance(callbacks, list):
+        return [*callbacks, handler]
+    manager = callbacks.copy()
+    manager.add_handler(handler, inherit=True)
+    return manager
+
+
 _POOL_SIZE = min(32, (os.cpu_count() or 1) + 4)
 _POOLS: dict[int, concurrent.futures.ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
@@ -1119,7 +1156,7 @@ def _drain(custom: queue.SimpleQueue[Any], run: Run) -> Iterator[Emit]:
             item = custom.get_nowait()
         except queue.Empty:
             return
-        yield Emit(run.ns, "custom", item)
+        yield item if isinstance(item, Emit) else Emit(run.ns, "custom", item)
 
 
 def _with_ids(interrupts: Sequence[Any], pad: Scratchpad) -> list[Interrupt]:

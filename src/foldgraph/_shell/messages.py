@@ -1,0 +1,111 @@
+"""The `messages` stream mode: LLM tokens and whole messages, as (message, metadata) pairs.
+
+A callback handler rides along in every task's config. Chat models called
+inside nodes report their tokens to it (being a streaming handler, it makes
+`invoke` stream too); messages a node writes to the state are emitted after
+the task, unless their id was already streamed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatGenerationChunk, LLMResult
+from langchain_core.tracers._streaming import _StreamingCallbackHandler
+
+from foldgraph.constants import NS_SEP, TAG_NOSTREAM
+
+__all__ = ["StreamMessagesHandler", "namespace_of"]
+
+
+def namespace_of(checkpoint_ns: str) -> tuple[str, ...]:
+    """The stream namespace of a task: its graph's path, without the task itself."""
+    return tuple(checkpoint_ns.split(NS_SEP)[:-1]) if checkpoint_ns else ()
+
+
+class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
+    """Collects chat-model tokens and node-written messages for one run's stream."""
+
+    run_inline = True
+
+    def __init__(self, emit: Callable[[tuple[str, ...], Any], None]) -> None:
+        self._emit = emit
+        self._runs: dict[UUID, tuple[tuple[str, ...], dict[str, Any]]] = {}
+        self._streamed: set[UUID] = set()
+        self._seen: set[str] = set()
+        self._lock = threading.Lock()
+
+    def tap_output_aiter(self, run_id: UUID, output: Any) -> Any:
+        return output
+
+    def tap_output_iter(self, run_id: UUID, output: Iterator[Any]) -> Iterator[Any]:
+        return output
+
+    def _send(self, ns: tuple[str, ...], message: BaseMessage, meta: dict[str, Any]) -> None:
+        if message.id is not None:
+            with self._lock:
+                self._seen.add(message.id)
+        self._emit(ns, (message, meta))
+
+    def on_chat_model_start(
+        self,
+        serialized: dict[str, Any],
+        messages: list[list[BaseMessage]],
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        tags: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        meta = dict(metadata or {})
+        if "langgraph_node" not in meta or TAG_NOSTREAM in (tags or ()):
+            return
+        if tags:
+            meta["tags"] = list(tags)
+        self._runs[run_id] = (namespace_of(meta.get("langgraph_checkpoint_ns", "")), meta)
+
+    def on_llm_new_token(
+        self,
+        token: str,
+        *,
+        chunk: Any = None,
+        run_id: UUID,
+        **kwargs: Any,
+    ) -> None:
+        found = self._runs.get(run_id)
+        if found is None or not isinstance(chunk, ChatGenerationChunk):
+            return
+        self._streamed.add(run_id)
+        self._send(found[0], chunk.message, found[1])
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        found = self._runs.pop(run_id, None)
+        streamed = run_id in self._streamed
+        self._streamed.discard(run_id)
+        if found is None or streamed:
+            return
+        for generations in response.generations[:1]:
+            for generation in generations[:1]:
+                message = getattr(generation, "message", None)
+                if isinstance(message, BaseMessage):
+                    self.emit_written(found[0], [message], found[1])
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        self._runs.pop(run_id, None)
+        self._streamed.discard(run_id)
+
+    def emit_written(
+        self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]
+    ) -> None:
+        """Emit messages found in a node's writes, skipping ids already streamed."""
+        for value in values:
+            items = value if isinstance(value, list | tuple) else [value]
+            for item in items:
+                if isinstance(item, BaseMessage) and item.id not in self._seen:
+                    self._send(ns, item, meta)

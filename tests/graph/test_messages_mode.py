@@ -1,0 +1,80 @@
+"""stream_mode="messages": chat-model tokens and messages nodes write (checked on LangGraph)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, HumanMessage
+
+from foldgraph.graph import START, MessagesState, StateGraph
+
+
+def _graph() -> Any:
+    model = GenericFakeChatModel(
+        messages=iter([AIMessage("hello world", id="ai1"), AIMessage("second", id="ai2")])
+    )
+
+    def call(state: MessagesState) -> dict:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def plain(state: MessagesState) -> dict:
+        return {"messages": [AIMessage("written", id="w1")]}
+
+    def streamer(state: MessagesState) -> dict:
+        out = None
+        for chunk in model.stream(state["messages"]):
+            out = chunk if out is None else out + chunk
+        return {"messages": [AIMessage(out.content, id=out.id)]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("call", call)
+    builder.add_node("plain", plain)
+    builder.add_node("streamer", streamer)
+    builder.add_edge(START, "call")
+    builder.add_edge("call", "plain")
+    builder.add_edge("plain", "streamer")
+    return builder.compile()
+
+
+EXPECTED = [
+    ("AIMessageChunk", "hello", "ai1", "call", 1),
+    ("AIMessageChunk", " ", "ai1", "call", 1),
+    ("AIMessageChunk", "world", "ai1", "call", 1),
+    ("AIMessage", "written", "w1", "plain", 2),
+    ("AIMessageChunk", "second", "ai2", "streamer", 3),
+]
+
+
+def _rows(pairs: list[Any]) -> list[tuple[Any, ...]]:
+    return [
+        (type(m).__name__, m.content, m.id, meta["langgraph_node"], meta["langgraph_step"])
+        for m, meta in pairs
+    ]
+
+
+def test_tokens_then_written_messages_deduplicated_by_id() -> None:
+    pairs = list(
+        _graph().stream({"messages": [HumanMessage("hi", id="h1")]}, stream_mode="messages")
+    )
+    assert _rows(pairs) == EXPECTED
+    meta = pairs[0][1]
+    assert meta["ls_provider"] == "genericfakechatmodel"
+    assert meta["langgraph_triggers"] == ("branch:to:call",)
+
+
+def test_messages_mode_async() -> None:
+    async def run() -> list[Any]:
+        graph = _graph()
+        inputs = {"messages": [HumanMessage("hi", id="h1")]}
+        return [p async for p in graph.astream(inputs, stream_mode="messages")]
+
+    assert _rows(asyncio.run(run())) == EXPECTED
+
+
+def test_messages_with_other_modes_are_tagged() -> None:
+    graph = _graph()
+    inputs = {"messages": [HumanMessage("hi", id="h1")]}
+    modes = [mode for mode, _ in graph.stream(inputs, stream_mode=["messages", "updates"])]
+    assert modes == ["messages"] * 3 + ["updates"] + ["messages", "updates"] * 2
