@@ -25,6 +25,7 @@ from foldgraph.constants import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
 
+_NO_PENDING = pvector()
 _SPECIAL = frozenset({INTERRUPT, RESUME, NO_WRITES, "__error__", "__return__"})
 Writes = Sequence[tuple[str, Any]]
 
@@ -188,15 +189,19 @@ def apply(
     if not ordered:
         # No task ran, so no step passed for the channels: what was fresh stays fresh.
         updated |= snapshot.updated
-    return attrs.evolve(
-        snapshot,
+    # Built field by field rather than with attrs.evolve: this is the hot path.
+    return Snapshot(
         values=values.finish(),
         versions=versions.finish(),
         seen=seen,
         step=snapshot.step + 1,
         updated=frozenset(updated),
+        pending=_NO_PENDING,
+        id=snapshot.id,
+        parent_id=snapshot.parent_id,
+        metadata=snapshot.metadata,
+        created_at=snapshot.created_at,
         changed=frozenset(changed),
-        pending=pvector(),
         top_version=next_version if changed else snapshot.max_version,
     )
 

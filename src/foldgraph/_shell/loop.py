@@ -173,12 +173,19 @@ class Run:
         """Give a new snapshot its id, parent and metadata (the kernel makes no ids)."""
         if self.checkpointer is None:
             return snapshot
-        return attrs.evolve(
-            snapshot,
+        return Snapshot(
+            values=snapshot.values,
+            versions=snapshot.versions,
+            seen=snapshot.seen,
+            step=snapshot.step,
+            updated=snapshot.updated,
+            pending=snapshot.pending,
             id=self._new_id(),
             parent_id=self.snapshot.id or None,
             metadata=self._metadata(source, snapshot.step),
             created_at=now_iso(),
+            changed=snapshot.changed,
+            top_version=snapshot.top_version,
         )
 
     def save(self, snapshot: Snapshot, *, final: bool = False) -> None:
