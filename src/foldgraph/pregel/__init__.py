@@ -587,6 +587,25 @@ class Pregel(Runnable[Any, Any]):
 
     # -- public running API ------------------------------------------------------------------
 
+    def _stream_run(
+        self, input: Any, config: Any, stream_mode: Any, subgraphs: bool, **options: Any
+    ) -> tuple[Run, queue.SimpleQueue[Any] | None, str | None]:
+        """Set up a streaming run: its modes, its live queue and its messages handler."""
+        modes, single = self._modes(stream_mode, config)
+        custom, writer = _live_queue(modes)
+        run = self._make_run(input, config, modes, writer=writer, **options)
+        run.subgraphs = subgraphs
+        run.messages = _messages_handler(modes, custom)
+        return run, custom, single
+
+    def _deliver(
+        self, run: Run, emit: Emit, single: str | None, subgraphs: bool, output_keys: Any
+    ) -> Any:
+        """Forward a chunk to a parent run, and shape it for this caller (or _SKIP)."""
+        if run.parent_sink is not None:
+            run.parent_sink.append(emit)
+        return self._shape(emit, single, subgraphs, output_keys)
+
     def stream(
         self,
         input: Any,
@@ -604,29 +623,21 @@ class Pregel(Runnable[Any, Any]):
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding chunks of the requested stream mode(s) as they happen."""
-        modes, single = self._modes(stream_mode, config)
-        custom, writer = _live_queue(modes)
-        run = self._make_run(
+        run, custom, single = self._stream_run(
             input,
             config,
-            modes,
+            stream_mode,
+            subgraphs,
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
             durability=durability,
-            writer=writer,
         )
-        run.subgraphs = subgraphs
-        run.messages = _messages_handler(modes, custom)
         for emit in self._drive(run, custom):
-            if run.parent_sink is not None:
-                run.parent_sink.append(emit)
-            chunk = self._shape(emit, single, subgraphs, output_keys)
-            if chunk is _SKIP:
-                continue
-            yield chunk
-        if run.nested and run.interrupts:
-            raise GraphInterrupt(tuple(run.interrupts))
+            chunk = self._deliver(run, emit, single, subgraphs, output_keys)
+            if chunk is not _SKIP:
+                yield chunk
+        _raise_nested_interrupts(run)
 
     async def astream(
         self,
@@ -645,29 +656,21 @@ class Pregel(Runnable[Any, Any]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async twin of `stream`."""
-        modes, single = self._modes(stream_mode, config)
-        custom, writer = _live_queue(modes)
-        run = self._make_run(
+        run, custom, single = self._stream_run(
             input,
             config,
-            modes,
+            stream_mode,
+            subgraphs,
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
             durability=durability,
-            writer=writer,
         )
-        run.subgraphs = subgraphs
-        run.messages = _messages_handler(modes, custom)
         async for emit in self._adrive(run, custom):
-            if run.parent_sink is not None:
-                run.parent_sink.append(emit)
-            chunk = self._shape(emit, single, subgraphs, output_keys)
-            if chunk is _SKIP:
-                continue
-            yield chunk
-        if run.nested and run.interrupts:
-            raise GraphInterrupt(tuple(run.interrupts))
+            chunk = self._deliver(run, emit, single, subgraphs, output_keys)
+            if chunk is not _SKIP:
+                yield chunk
+        _raise_nested_interrupts(run)
 
     def invoke(
         self,
@@ -715,8 +718,7 @@ class Pregel(Runnable[Any, Any]):
         else:
             for _ in self._drive(run, None):
                 pass
-        if run.nested and run.interrupts:
-            raise GraphInterrupt(tuple(run.interrupts))
+        _raise_nested_interrupts(run)
         return self._invoke_output(run, output_keys, version)
 
     async def ainvoke(
@@ -763,8 +765,7 @@ class Pregel(Runnable[Any, Any]):
         async for emit in self._adrive(run, None):
             if run.parent_sink is not None:
                 run.parent_sink.append(emit)
-        if run.nested and run.interrupts:
-            raise GraphInterrupt(tuple(run.interrupts))
+        _raise_nested_interrupts(run)
         return self._invoke_output(run, output_keys, version)
 
     def _invoke_output(self, run: Run, output_keys: Any, version: str) -> Any:
@@ -1096,6 +1097,12 @@ _SKIP = _Skip()
 
 def _no_writer(_chunk: Any) -> None:
     return None
+
+
+def _raise_nested_interrupts(run: Run) -> None:
+    """A subgraph's interrupts travel up to its parent as a GraphInterrupt."""
+    if run.nested and run.interrupts:
+        raise GraphInterrupt(tuple(run.interrupts))
 
 
 def _live_queue(modes: frozenset[str]) -> tuple[queue.SimpleQueue[Any] | None, Any]:
