@@ -54,6 +54,8 @@ class BaseChannel:
     """True when a step without writes can change the value (so `apply` must notify it)."""
     finishes: ClassVar[bool] = False
     """True when the value changes as the run is about to finish (deferred nodes)."""
+    consumes: ClassVar[bool] = False
+    """True when reading the value as a trigger resets it (joins, deferred triggers)."""
 
     def initial(self) -> Any:
         return MISSING
@@ -121,6 +123,7 @@ class LastValueAfterFinish(BaseChannel):
     """Like LastValue, but only readable once the run is about to finish (deferred nodes)."""
 
     finishes: ClassVar[bool] = True
+    consumes: ClassVar[bool] = True
 
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
@@ -312,6 +315,7 @@ class NamedBarrierValue(BaseChannel):
     """Available once every name in `names` has written (joins `add_edge([a, b], c)`)."""
 
     names: frozenset[str] = frozenset()
+    consumes: ClassVar[bool] = True
 
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         seen = frozenset() if stored is MISSING else stored
@@ -345,6 +349,7 @@ class NamedBarrierValueAfterFinish(BaseChannel):
 
     names: frozenset[str] = frozenset()
     finishes: ClassVar[bool] = True
+    consumes: ClassVar[bool] = True
 
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         seen, finished = (frozenset(), False) if stored is MISSING else stored

@@ -124,7 +124,11 @@ def apply(
     finishing (deferred nodes become runnable).
     """
     channels = graph.channels
-    ordered = sorted(task_writes, key=lambda tw: task_path_key(tw[0].path))
+    ordered = (
+        sorted(task_writes, key=lambda tw: task_path_key(tw[0].path))
+        if len(task_writes) > 1
+        else task_writes
+    )
     next_version = snapshot.max_version + 1
     values = snapshot.values.mutate()
     versions = snapshot.versions.mutate()
@@ -141,17 +145,20 @@ def apply(
     seen = snapshot.seen
     if ordered:
         seen_ev = seen.mutate()
+        old_versions = snapshot.versions
         for task, _ in ordered:
-            if task.is_push or not task.triggers:
+            if not task.triggers or task.path[0] == PUSH:
                 continue
-            node_seen = (seen_ev[task.name] if task.name in seen_ev else EMPTY_MAP).mutate()
+            node_seen = seen_ev.get(task.name, EMPTY_MAP).mutate()
             for chan in task.triggers:
-                if chan in snapshot.versions:
-                    node_seen[chan] = snapshot.versions[chan]
+                version = old_versions.get(chan)
+                if version is not None:
+                    node_seen[chan] = version
             seen_ev[task.name] = node_seen.finish()
         seen = seen_ev.finish()
 
-        consumed = {c for task, _ in ordered for c in task.triggers if c in channels}
+        consuming = graph.consuming
+        consumed = {c for task, _ in ordered for c in task.triggers if c in consuming}
         for chan in sorted(consumed):
             new, did_change = channels[chan].consume(_get(values, chan))
             if did_change:

@@ -75,6 +75,7 @@ class GraphSpec:
     nodes: Mapping[str, NodeSpec]
     trigger_to_nodes: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     finishing: tuple[str, ...] = ()
+    consuming: frozenset[str] = frozenset()
 
     @classmethod
     def build(cls, channels: Mapping[str, BaseChannel], nodes: Mapping[str, NodeSpec]) -> GraphSpec:
@@ -87,6 +88,7 @@ class GraphSpec:
             nodes=dict(nodes),
             trigger_to_nodes={k: tuple(sorted(v)) for k, v in index.items()},
             finishing=tuple(k for k, c in channels.items() if c.finishes),
+            consuming=frozenset(k for k, c in channels.items() if c.consumes),
         )
 
 
