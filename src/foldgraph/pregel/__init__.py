@@ -599,12 +599,35 @@ class Pregel(Runnable[Any, Any]):
         return run, custom, single
 
     def _deliver(
-        self, run: Run, emit: Emit, single: str | None, subgraphs: bool, output_keys: Any
+        self,
+        run: Run,
+        emit: Emit,
+        single: str | None,
+        subgraphs: bool,
+        output_keys: Any,
+        version: str = "v1",
     ) -> Any:
         """Forward a chunk to a parent run, and shape it for this caller (or _SKIP)."""
         if run.parent_sink is not None:
             run.parent_sink.append(emit)
+        if version == "v2":
+            return self._part(emit, single, output_keys)
         return self._shape(emit, single, subgraphs, output_keys)
+
+    def _part(self, emit: Emit, single: str | None, output_keys: Any) -> Any:
+        """A `version="v2"` stream part: {"type", "ns", "data"} (+ "interrupts" for values)."""
+        if single is not None and emit.mode != single:
+            return _SKIP
+        shaped = self._shape(emit, emit.mode, False, output_keys) if not emit.ns else None
+        data = emit.payload if emit.ns else shaped
+        part: dict[str, Any] = {"type": emit.mode, "ns": emit.ns, "data": data}
+        if emit.mode == "values":
+            interrupts: tuple[Any, ...] = ()
+            if isinstance(data, dict) and "__interrupt__" in data:
+                interrupts = tuple(data["__interrupt__"])
+                part["data"] = {k: v for k, v in data.items() if k != "__interrupt__"}
+            part["interrupts"] = interrupts
+        return part
 
     def stream(
         self,
@@ -620,6 +643,7 @@ class Pregel(Runnable[Any, Any]):
         durability: str | None = None,
         subgraphs: bool = False,
         debug: bool | None = None,
+        version: str = "v1",
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding chunks of the requested stream mode(s) as they happen."""
@@ -634,7 +658,7 @@ class Pregel(Runnable[Any, Any]):
             durability=durability,
         )
         for emit in self._drive(run, custom):
-            chunk = self._deliver(run, emit, single, subgraphs, output_keys)
+            chunk = self._deliver(run, emit, single, subgraphs, output_keys, version)
             if chunk is not _SKIP:
                 yield chunk
         _raise_nested_interrupts(run)
@@ -653,6 +677,7 @@ class Pregel(Runnable[Any, Any]):
         durability: str | None = None,
         subgraphs: bool = False,
         debug: bool | None = None,
+        version: str = "v1",
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async twin of `stream`."""
@@ -667,7 +692,7 @@ class Pregel(Runnable[Any, Any]):
             durability=durability,
         )
         async for emit in self._adrive(run, custom):
-            chunk = self._deliver(run, emit, single, subgraphs, output_keys)
+            chunk = self._deliver(run, emit, single, subgraphs, output_keys, version)
             if chunk is not _SKIP:
                 yield chunk
         _raise_nested_interrupts(run)
