@@ -17,7 +17,7 @@ from pyrsistent import PVector, pvector
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector
 from foldgraph._kernel.frozen import FrozenList, freeze, thaw, view
-from foldgraph._kernel.monoid import Monoid, monoid_for
+from foldgraph._kernel.monoid import Monoid, append_monoid, monoid_for
 from foldgraph.errors import (
     EmptyChannelError,
     ErrorCode,
@@ -278,6 +278,17 @@ class BinaryOperatorAggregate(BaseChannel):
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return stored, False
+        if (
+            len(updates) == 1
+            and type(updates[0]) is list
+            and self.monoid is append_monoid
+            and stored is not MISSING
+        ):
+            # The common case, one list appended to a list channel, without the batch path.
+            items = updates[0]
+            if len(items) == 1:
+                return stored.append(freeze(items[0])), True
+            return stored.extend(map(freeze, items)), True
         overwritten = [
             i
             for i, u in enumerate(updates)
