@@ -327,11 +327,7 @@ class Pregel(Runnable[Any, Any]):
         from foldgraph._kernel.fold import read_fresh
         from foldgraph._shell.coerce import to_schema
 
-        node = self.spec.nodes.get(task.name)
-        reads = (
-            self.state_channels if runner.is_start or node is None else list(self.state_channels)
-        )
-        state = read_fresh(self.spec, run.snapshot, result.writes, reads)
+        state = read_fresh(self.spec, run.snapshot, result.writes, self.state_channels)
         out = []
         for (_, branch), action in zip(runner.branches, runner.branch_actions, strict=True):
             value = to_schema(branch.input_schema, state) if branch.input_schema else state

@@ -213,8 +213,6 @@ class NodeRunner:
             isinstance(output, list | tuple) and any(isinstance(i, Command) for i in output)
         ):
             updates.append({ROOT: output})
-        elif False:
-            self._command(output, writes, updates)
         elif isinstance(output, Mapping):
             updates.append(self._checked(output, from_subgraph))
         elif (
