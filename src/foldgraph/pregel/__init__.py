@@ -29,6 +29,7 @@ from foldgraph._shell.coerce import coerce_context
 from foldgraph._shell.context import RUN_CONFIG, RUN_RUNTIME
 from foldgraph._shell.interrupts import SCRATCHPAD, Scratchpad
 from foldgraph._shell.loop import NULL_TASK_ID, Emit, Run, TaskResult
+from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, ROOT
 from foldgraph.errors import GraphInterrupt, InvalidUpdateError, ParentCommand
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
@@ -339,6 +340,24 @@ class Pregel(Runnable[Any, Any]):
 
     def _run_task(self, run: Run, task: Task, step: int) -> TaskResult:
         runner, value, config, runtime, pad = self._prepare(run, task, step)
+        traced = None
+        if not runner.is_start and has_callbacks(config):
+            traced, config = chain_run(config, value, task.name)
+        result = self._run_task_in(run, task, runner, value, config, runtime, pad)
+        if traced is not None:
+            _end_chain_run(traced, result)
+        return result
+
+    def _run_task_in(
+        self,
+        run: Run,
+        task: Task,
+        runner: NodeRunner,
+        value: Any,
+        config: dict[str, Any],
+        runtime: Any,
+        pad: Scratchpad,
+    ) -> TaskResult:
         t1 = RUN_CONFIG.set(config)
         t2 = RUN_RUNTIME.set(runtime)
         t3 = SCRATCHPAD.set(pad)
@@ -365,6 +384,24 @@ class Pregel(Runnable[Any, Any]):
 
     async def _arun_task(self, run: Run, task: Task, step: int) -> TaskResult:
         runner, value, config, runtime, pad = self._prepare(run, task, step)
+        traced = None
+        if not runner.is_start and has_callbacks(config):
+            traced, config = await achain_run(config, value, task.name)
+        result = await self._arun_task_in(run, task, runner, value, config, runtime, pad)
+        if traced is not None:
+            await _aend_chain_run(traced, result)
+        return result
+
+    async def _arun_task_in(
+        self,
+        run: Run,
+        task: Task,
+        runner: NodeRunner,
+        value: Any,
+        config: dict[str, Any],
+        runtime: Any,
+        pad: Scratchpad,
+    ) -> TaskResult:
         t1 = RUN_CONFIG.set(config)
         t2 = RUN_RUNTIME.set(runtime)
         t3 = SCRATCHPAD.set(pad)
@@ -653,11 +690,19 @@ class Pregel(Runnable[Any, Any]):
             interrupt_after=interrupt_after,
             durability=durability,
         )
-        for emit in self._drive(run, custom):
-            chunk = self._deliver(run, emit, single, subgraphs, output_keys, version)
-            if chunk is not _SKIP:
-                yield chunk
-        _raise_nested_interrupts(run)
+        traced = self._trace_start(run)
+        try:
+            for emit in self._drive(run, custom):
+                chunk = self._deliver(run, emit, single, subgraphs, output_keys, version)
+                if chunk is not _SKIP:
+                    yield chunk
+            _raise_nested_interrupts(run)
+        except Exception as exc:
+            if traced is not None:
+                traced.on_chain_error(exc)
+            raise
+        if traced is not None:
+            traced.on_chain_end(self._invoke_output(run, None, "v1"))
 
     async def astream(
         self,
@@ -687,11 +732,19 @@ class Pregel(Runnable[Any, Any]):
             interrupt_after=interrupt_after,
             durability=durability,
         )
-        async for emit in self._adrive(run, custom):
-            chunk = self._deliver(run, emit, single, subgraphs, output_keys, version)
-            if chunk is not _SKIP:
-                yield chunk
-        _raise_nested_interrupts(run)
+        traced = await self._atrace_start(run)
+        try:
+            async for emit in self._adrive(run, custom):
+                chunk = self._deliver(run, emit, single, subgraphs, output_keys, version)
+                if chunk is not _SKIP:
+                    yield chunk
+            _raise_nested_interrupts(run)
+        except Exception as exc:
+            if traced is not None:
+                await traced.on_chain_error(exc)
+            raise
+        if traced is not None:
+            await traced.on_chain_end(self._invoke_output(run, None, "v1"))
 
     def invoke(
         self,
@@ -733,14 +786,20 @@ class Pregel(Runnable[Any, Any]):
             durability=durability,
             writer=_no_writer,
         )
-        if run.parent_sink is not None:
+        traced = self._trace_start(run)
+        try:
             for emit in self._drive(run, None):
-                run.parent_sink.append(emit)
-        else:
-            for _ in self._drive(run, None):
-                pass
-        _raise_nested_interrupts(run)
-        return self._invoke_output(run, output_keys, version)
+                if run.parent_sink is not None:
+                    run.parent_sink.append(emit)
+            _raise_nested_interrupts(run)
+        except Exception as exc:
+            if traced is not None:
+                traced.on_chain_error(exc)
+            raise
+        output = self._invoke_output(run, output_keys, version)
+        if traced is not None:
+            traced.on_chain_end(output)
+        return output
 
     async def ainvoke(
         self,
@@ -783,11 +842,35 @@ class Pregel(Runnable[Any, Any]):
             durability=durability,
             writer=_no_writer,
         )
-        async for emit in self._adrive(run, None):
-            if run.parent_sink is not None:
-                run.parent_sink.append(emit)
-        _raise_nested_interrupts(run)
-        return self._invoke_output(run, output_keys, version)
+        traced = await self._atrace_start(run)
+        try:
+            async for emit in self._adrive(run, None):
+                if run.parent_sink is not None:
+                    run.parent_sink.append(emit)
+            _raise_nested_interrupts(run)
+        except Exception as exc:
+            if traced is not None:
+                await traced.on_chain_error(exc)
+            raise
+        output = self._invoke_output(run, output_keys, version)
+        if traced is not None:
+            await traced.on_chain_end(output)
+        return output
+
+    def _trace_start(self, run: Run) -> Any:
+        """Open the graph's own chain run when callbacks are configured (else None)."""
+        if not has_callbacks(run.config):
+            return None
+        inputs = run.input if run.input is not None else {}
+        traced, run.config = chain_run(run.config, inputs, self.get_name())
+        return traced
+
+    async def _atrace_start(self, run: Run) -> Any:
+        if not has_callbacks(run.config):
+            return None
+        inputs = run.input if run.input is not None else {}
+        traced, run.config = await achain_run(run.config, inputs, self.get_name())
+        return traced
 
     def _invoke_output(self, run: Run, output_keys: Any, version: str) -> Any:
         from foldgraph.types import GraphOutput
@@ -1118,6 +1201,20 @@ _SKIP = _Skip()
 
 def _no_writer(_chunk: Any) -> None:
     return None
+
+
+def _end_chain_run(traced: Any, result: TaskResult) -> None:
+    if result.output is not None:
+        traced.on_chain_end(result.output.update_chunk())
+    else:
+        traced.on_chain_error(result.error or GraphInterrupt(result.interrupts))
+
+
+async def _aend_chain_run(traced: Any, result: TaskResult) -> None:
+    if result.output is not None:
+        await traced.on_chain_end(result.output.update_chunk())
+    else:
+        await traced.on_chain_error(result.error or GraphInterrupt(result.interrupts))
 
 
 def _raise_nested_interrupts(run: Run) -> None:
