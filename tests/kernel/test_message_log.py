@@ -33,6 +33,7 @@ from foldgraph._kernel.message_log import (
     merge_lists,
     merge_update,
     messages_monoid,
+    minted_id,
 )
 from foldgraph._kernel.monoid import monoid_for
 from foldgraph.errors import ImmutableStateError
@@ -110,10 +111,20 @@ def test_ids_are_assigned_in_place_on_the_callers_message() -> None:
     assert log.messages[1] is message
 
 
-def test_default_ids_are_uuid4_strings() -> None:
-    log = MONOID.combine_all(MONOID.empty(), [["hello"]])
-    (only,) = log
-    assert len(only.id) == 36 and only.id.count("-") == 4 and only.id[14] == "4"
+def test_kernel_ids_are_minted_deterministically_on_copies() -> None:
+    # The fold is pure: an id-less message gets an id derived from the log's count of
+    # minted ids (a UUID5), on a copy; the caller's object is left alone.
+    message = HumanMessage("x")
+    log = MONOID.combine_all(MONOID.empty(), [["hello"], [message]])
+    first, second = log
+    assert (first.id, second.id) == (minted_id(0), minted_id(1))
+    assert len(first.id) == 36 and first.id[14] == "5"
+    assert message.id is None and second is not message
+    again = MONOID.combine_all(MONOID.empty(), [["hello"], [HumanMessage("x")]])
+    assert [m.id for m in again] == [first.id, second.id]
+    # minted ids never repeat, even after deletions and compaction
+    removed = MONOID.combine_all(log, [[RemoveMessage(id=first.id)], ["later"]])
+    assert [m.id for m in removed] == [second.id, minted_id(2)]
 
 
 def test_a_chunk_is_stored_as_a_plain_message() -> None:

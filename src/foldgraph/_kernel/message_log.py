@@ -23,9 +23,12 @@ marker keeps the rest of its update verbatim (duplicates and `RemoveMessage`s
 included), and when several messages share an id, a replacement hits the last
 one and a removal drops them all.
 
-Ids are assigned in place to messages that have none (as LangGraph does, so a
-message written to two channels in one step carries the same id in both). That
-is the one place this module draws randomness; pass `new_id` for determinism.
+Ids: the runner gives every message a node writes an id before the write
+reaches the kernel (in place, a uuid4, as LangGraph does). Inside the kernel a
+message can still lack one when it was built here from a dict, a tuple or a
+string; it then gets an id derived from the log's count of ids minted so far,
+on a copy, so the fold stays pure and re-folding recorded writes gives the
+same ids. The public `add_messages` on plain lists keeps LangGraph's uuid4s.
 """
 
 from __future__ import annotations
@@ -136,6 +139,27 @@ def assign_ids(messages: Sequence[BaseMessage], new_id: IdFactory = new_message_
             message.id = new_id()
 
 
+_MINTED = uuid.UUID("6f1d7a53-5c2e-4b8e-9a51-0d3c8f6b2e47")
+
+
+def minted_id(n: int) -> str:
+    """The n-th id a log mints for a message that arrived without one (deterministic)."""
+    return str(uuid.uuid5(_MINTED, str(n)))
+
+
+def _with_minted_ids(messages: list[BaseMessage], minted: int) -> tuple[list[BaseMessage], int]:
+    """Copies of id-less messages with minted ids; the others as they are."""
+    if all(m.id is not None for m in messages):
+        return messages, minted
+    out = []
+    for m in messages:
+        if m.id is None:
+            m = m.model_copy(update={"id": minted_id(minted)})
+            minted += 1
+        out.append(m)
+    return out, minted
+
+
 def _last_remove_all(messages: Sequence[BaseMessage]) -> int | None:
     """The position of the last remove-all marker: only what follows it survives."""
     for i in range(len(messages) - 1, -1, -1):
@@ -214,6 +238,8 @@ class MessageLog:
     shadowed: immutables.Map = attrs.field(factory=immutables.Map)
     gone: int = 0
     first_gone: int = 0
+    minted: int = 0
+    """How many ids this history has minted for messages that came without one."""
     # A memo of `compact(self)`, filled by `compacted()`; not part of the value.
     _compacted: MessageLog | None = attrs.field(default=None, init=False, repr=False)
 
@@ -252,7 +278,7 @@ class MessageLog:
         return FrozenList(self.compacted().messages, key)
 
 
-def build_log(messages: Sequence[BaseMessage]) -> MessageLog:
+def build_log(messages: Sequence[BaseMessage], minted: int = 0) -> MessageLog:
     """A log holding `messages` verbatim (ids already assigned), duplicates included."""
     index = {m.id: i for i, m in enumerate(messages)}
     shadowed: dict[Any, tuple[int, ...]] = {}
@@ -261,7 +287,10 @@ def build_log(messages: Sequence[BaseMessage]) -> MessageLog:
             if index[m.id] != i:
                 shadowed[m.id] = (*shadowed.get(m.id, ()), i)
     return MessageLog(
-        messages=vector(messages), index=immutables.Map(index), shadowed=immutables.Map(shadowed)
+        messages=vector(messages),
+        index=immutables.Map(index),
+        shadowed=immutables.Map(shadowed),
+        minted=minted,
     )
 
 
@@ -278,33 +307,47 @@ def compact(log: MessageLog) -> MessageLog:
     moved = [m for m in log.messages[first:] if m is not _GONE]
     live = first + len(moved)
     if log.shadowed or len(moved) * 8 > live:
-        return build_log(log.to_list())
+        return build_log(log.to_list(), log.minted)
     index = log.index.mutate()
     for position, m in enumerate(moved, start=first):
         index[m.id] = position
-    return MessageLog(messages=log.messages[:first].extend(moved), index=index.finish())
+    return MessageLog(
+        messages=log.messages[:first].extend(moved), index=index.finish(), minted=log.minted
+    )
 
 
-def lift_messages(value: Any, new_id: IdFactory = new_message_id) -> MessageLog:
+def _incoming_minted(
+    value: Any, new_id: IdFactory | None, minted: int
+) -> tuple[list[BaseMessage], int]:
+    """Coerce an update; id-less messages get minted ids (or `new_id`'s, in place)."""
+    messages = coerce_messages(as_message_list(value))
+    if new_id is not None:
+        assign_ids(messages, new_id)
+        return messages, minted
+    return _with_minted_ids(messages, minted)
+
+
+def lift_messages(value: Any, new_id: IdFactory | None = None) -> MessageLog:
     """A user value (a list, one message, a string...) as a log, kept verbatim.
 
     This is `add_messages(value, [])`: coerced and given ids, nothing merged.
     """
     if isinstance(value, MessageLog):
         return value
-    return build_log(_incoming(value, new_id))
+    messages, minted = _incoming_minted(value, new_id, 0)
+    return build_log(messages, minted)
 
 
-def merge_update(log: MessageLog, update: Any, new_id: IdFactory = new_message_id) -> MessageLog:
+def merge_update(log: MessageLog, update: Any, new_id: IdFactory | None = None) -> MessageLog:
     """Fold one update into the log as `add_messages(log, update)` would: O(m log n).
 
     Raises the ValueError LangGraph raises when the update removes an unknown id;
     `log` itself is never changed, whatever happens.
     """
-    incoming = _incoming(update, new_id)
+    incoming, minted = _incoming_minted(update, new_id, log.minted)
     cut = _last_remove_all(incoming)
     if cut is not None:
-        return build_log(incoming[cut + 1 :])
+        return build_log(incoming[cut + 1 :], minted)
     if not incoming:
         return log
     # If a node already paid for compacting this log, continue from that.
@@ -342,6 +385,7 @@ def merge_update(log: MessageLog, update: Any, new_id: IdFactory = new_message_i
         shadowed=shadowed,
         gone=gone,
         first_gone=first_gone,
+        minted=minted,
     )
 
 

@@ -482,12 +482,18 @@ def _build(
     state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
     input_keys = [k for k in builder.schemas[builder.input_schema] if k in builder.channels]
 
+    message_keys = frozenset(
+        k
+        for k, c in builder.channels.items()
+        if isinstance(c, BinaryOperatorAggregate) and c.monoid.name == "add_messages"
+    )
     node_specs[START] = NodeSpec(name=START, triggers=(START,), reads=(START,), single_read=True)
     runners[START] = NodeRunner.for_start(
         input_keys=tuple(input_keys),
         static_writes=static_writes(START),
         branches=tuple(builder.branches.get(START, {}).items()),
         state_keys=tuple(state_keys),
+        message_keys=message_keys,
     )
     for name, node in builder.nodes.items():
         schema_fields_ = builder.schemas.get(
@@ -507,6 +513,7 @@ def _build(
             branches=tuple(builder.branches.get(name, {}).items()),
             state_keys=tuple(state_keys),
             root=list(builder.channels) == [ROOT],
+            message_keys=message_keys,
             retry_policy=node.retry_policy,
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},

@@ -30,7 +30,7 @@ from foldgraph._shell.context import RUN_CONFIG, RUN_RUNTIME
 from foldgraph._shell.interrupts import SCRATCHPAD, Scratchpad
 from foldgraph._shell.loop import NULL_TASK_ID, Emit, Run, TaskResult
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
-from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, ROOT
+from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, ROOT, START
 from foldgraph.errors import GraphInterrupt, InvalidUpdateError, ParentCommand
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.runtime import ExecutionInfo, Runtime
@@ -954,6 +954,7 @@ class Pregel(Runnable[Any, Any]):
                 f"Command(update=...) names unknown state key(s) {unknown}; the graph's "
                 f"state has keys {self.state_channels}."
             )
+        self.runners[START]._give_ids(pairs)
         return list(pairs)
 
     # -- checkpoints <-> snapshots ------------------------------------------------------------

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import random
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -85,6 +86,7 @@ class NodeRunner:
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
     input_keys: tuple[str, ...] = ()
     root: bool = False
+    message_keys: frozenset[str] = frozenset()
     node_names: frozenset[str] = frozenset()
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
 
@@ -96,9 +98,11 @@ class NodeRunner:
         static_writes: tuple[tuple[str, Any], ...],
         branches: tuple[tuple[str, Branch], ...],
         state_keys: tuple[str, ...],
+        message_keys: frozenset[str] = frozenset(),
     ) -> NodeRunner:
         return cls(
             name=START,
+            message_keys=message_keys,
             action=None,
             input_keys=input_keys,
             static_writes=static_writes,
@@ -196,6 +200,7 @@ class NodeRunner:
                     f"{list(self.input_keys)}."
                 )
             pairs = {k: v for k, v in fields.items() if k in self.input_keys}
+        self._give_ids(pairs.items())
         return NodeOutput(
             writes=(*pairs.items(), *self.static_writes),
             updates=(pairs,) if pairs else (),
@@ -237,10 +242,22 @@ class NodeRunner:
                 )
             updates.append(self._checked(fields, from_subgraph=True))
         state_writes = [pair for update in updates for pair in update.items()]
+        self._give_ids(state_writes)
         return NodeOutput(
             writes=(*state_writes, *writes, *self.static_writes),
             updates=tuple(u for u in updates if u),
         )
+
+    def _give_ids(self, pairs: Any) -> None:
+        """Messages bound for an add_messages channel get a uuid4 id now, in place.
+
+        Done here, in the shell, as LangGraph does it (the node's own message
+        object gets the id), so the kernel's fold never needs randomness.
+        """
+        if self.message_keys:
+            for key, value in pairs:
+                if key in self.message_keys:
+                    give_message_ids(value)
 
     def _checked(self, update: Mapping[str, Any], from_subgraph: bool) -> dict[str, Any]:
         if isinstance(update, FrozenDict | dict) and all(k in self.writable for k in update):
@@ -287,6 +304,16 @@ class NodeRunner:
                 f"{sorted(self.node_names)}. Route to one of them or to END."
             )
         return [(f"branch:to:{target}", None)]
+
+
+def give_message_ids(value: Any) -> None:
+    """Set a fresh uuid4 id on every message in `value` that has none."""
+    from langchain_core.messages import BaseMessage
+
+    items = value if isinstance(value, list | tuple) else (value,)
+    for item in items:
+        if isinstance(item, BaseMessage) and item.id is None:
+            item.id = str(uuid.uuid4())
 
 
 def route_writes(runner: NodeRunner, results: Sequence[Any]) -> Writes:
