@@ -33,6 +33,7 @@ from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, ROOT, START
 from foldgraph.errors import GraphInterrupt, InvalidUpdateError, ParentCommand
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
+from foldgraph.pregel._state_api import StateAPI
 from foldgraph.runtime import ExecutionInfo, Runtime
 from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
@@ -42,7 +43,7 @@ _ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "
 _FG_TASK = "__fg_task__"
 
 
-class Pregel(Runnable[Any, Any]):
+class Pregel(StateAPI, Runnable[Any, Any]):
     """A compiled graph: the pure spec, the node runners, and run-time settings."""
 
     def __init__(
@@ -1179,18 +1180,6 @@ class Pregel(Runnable[Any, Any]):
         from foldgraph.history import verify_replay
 
         return verify_replay(self, dict(config))
-
-    # state API lives in a mixin module to keep this file about running
-    from foldgraph.pregel._state_api import (
-        abulk_update_state,
-        aget_state,
-        aget_state_history,
-        aupdate_state,
-        bulk_update_state,
-        get_state,
-        get_state_history,
-        update_state,
-    )
 
 
 class _Skip:

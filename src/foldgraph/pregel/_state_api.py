@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from foldgraph.pregel import Pregel
 
 __all__ = [
+    "StateAPI",
     "abulk_update_state",
     "aget_state",
     "aget_state_history",
@@ -302,3 +303,16 @@ async def abulk_update_state(
     self: Pregel, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate]]
 ) -> dict[str, Any]:
     return bulk_update_state(self, config, supersteps)
+
+
+class StateAPI:
+    """The state methods of a compiled graph (mixed into `Pregel`)."""
+
+    get_state = get_state
+    aget_state = aget_state
+    get_state_history = get_state_history
+    aget_state_history = aget_state_history
+    update_state = update_state
+    aupdate_state = aupdate_state
+    bulk_update_state = bulk_update_state
+    abulk_update_state = abulk_update_state
