@@ -296,3 +296,18 @@ def test_appending_to_a_large_stored_list_shares_and_keeps_the_old_value() -> No
     read = channel.read(new)
     assert isinstance(read, FrozenList)
     assert len(read) == 10_001
+
+
+def test_copies_of_views_are_plain_mutable_data() -> None:
+    import copy
+    import pickle
+
+    state = view(freeze({"items": [1, {"k": [2]}], "n": 1}))
+    deep = copy.deepcopy(state)
+    assert type(deep) is dict and type(deep["items"]) is list and type(deep["items"][1]) is dict
+    deep["items"].append(3)
+    assert state["items"] == [1, {"k": [2]}]
+    shallow = copy.copy(state["items"])
+    assert type(shallow) is list and shallow == [1, {"k": [2]}]
+    assert pickle.loads(pickle.dumps(state)) == {"items": [1, {"k": [2]}], "n": 1}
+    assert type(pickle.loads(pickle.dumps(state["items"]))) is list

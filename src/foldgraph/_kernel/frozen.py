@@ -81,6 +81,18 @@ class FrozenList(Sequence[Any]):
     def copy(self) -> list[Any]:
         return thaw(self._items)
 
+    def __copy__(self) -> list[Any]:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+        # A copy is for changing: hand back plain, mutable data.
+        import copy as _copy
+
+        return _copy.deepcopy(thaw(self._items), memo)
+
+    def __reduce__(self) -> Any:
+        return (list, (thaw(self._items),))
+
     def _mutate(self, *_: Any, **__: Any) -> NoReturn:
         _refuse(f"modify list '{self._key}'" if self._key else "modify a state list", self._key)
 
@@ -109,7 +121,15 @@ class FrozenDict(dict[str, Any]):
         return {k: thaw(v) for k, v in self.items()}
 
     def __reduce__(self) -> Any:
-        return (dict, (dict(self),))
+        return (dict, (self.copy(),))
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        import copy as _copy
+
+        return _copy.deepcopy(self.copy(), memo)
 
 
 def freeze(value: Any) -> Any:
