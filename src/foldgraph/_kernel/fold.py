@@ -186,7 +186,8 @@ def apply(
                 if did_change:
                     record(chan, new)
 
-        nothing_wakes = not any(c in graph.trigger_to_nodes or c == TASKS for c in updated)
+        # As LangGraph: pending Sends do not hold deferred nodes back, only edge triggers.
+        nothing_wakes = not any(c in graph.trigger_to_nodes for c in updated)
         if graph.finishing and nothing_wakes:
             for chan in graph.finishing:
                 new, did_change = channels[chan].finish(_get(values, chan))
