@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-compare clean
+.PHONY: demo test lint bench bench-compare parity clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests examples $(wildcard benchmarks)
+	$(BIN)/ruff check src tests examples $(wildcard benchmarks tools)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
@@ -28,6 +28,12 @@ bench: $(STAMP)
 bench-compare: $(STAMP)
 	$(BIN)/pip install --quiet 'langgraph>=1.0'
 	$(BIN)/python -m benchmarks
+
+# Random graph programs run on foldgraph and LangGraph, outputs and histories compared.
+parity: $(STAMP)
+	$(BIN)/pip install --quiet 'langgraph>=1.0'
+	$(BIN)/python -m tools.parity --count 300
+	$(BIN)/python -m tools.parity --count 300 --breakpoints
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
