@@ -37,6 +37,9 @@ def _node(lib: Any, names: list[str], name: str, kind: str, index: int) -> Any:
             return {"log": [name]}
         if kind == "both":
             return {"x": state["x"] * 2, "log": [f"{name}{state['x']}"]}
+        if kind == "ask":
+            answer = lib.types.interrupt(f"{name}?")
+            return {"log": [f"{name}={answer}"]}
         if kind == "cmd":
             target = names[(index + 1) % len(names)]
             goto = target if state["x"] < 20 else lib.graph.END
@@ -46,13 +49,14 @@ def _node(lib: Any, names: list[str], name: str, kind: str, index: int) -> Any:
     return node
 
 
-def build(lib: Any, rng: random.Random) -> Any:
+def build(lib: Any, rng: random.Random, asks: bool = False) -> Any:
     graph = lib.graph
+    ask = ["ask"] if asks else []
     names = [f"n{i}" for i in range(rng.randint(1, 6))]
     builder = graph.StateGraph(State)
     kinds = {}
     for i, name in enumerate(names):
-        kinds[name] = rng.choice(["inc", "log", "both", "none", "cmd", "send"])
+        kinds[name] = rng.choice(["inc", "log", "both", "none", "cmd", "send", *ask])
         builder.add_node(name, _node(lib, names, name, kinds[name], i), defer=rng.random() < 0.1)
     builder.add_edge(graph.START, names[0])
     if rng.random() < 0.3 and len(names) > 1:
@@ -83,9 +87,9 @@ def build(lib: Any, rng: random.Random) -> Any:
     return builder
 
 
-def record(lib: Any, seed: int, breakpoints: bool) -> str:
+def record(lib: Any, seed: int, breakpoints: bool, asks: bool = False) -> str:
     rng = random.Random(seed)
-    builder = build(lib, rng)
+    builder = build(lib, rng, asks)
     try:
         options: dict[str, Any] = {}
         if breakpoints:
@@ -96,16 +100,25 @@ def record(lib: Any, seed: int, breakpoints: bool) -> str:
         graph = builder.compile(checkpointer=lib.memory.InMemorySaver(), **options)
         config = {"configurable": {"thread_id": "t"}, "recursion_limit": 12}
         out = graph.invoke({"x": 1, "log": []}, config)
-        for _ in range(6 if breakpoints else 0):
-            if not graph.get_state(config).next:
+        for turn in range(6 if (breakpoints or asks) else 0):
+            state = graph.get_state(config)
+            if not state.next:
                 break
-            out = graph.invoke(None, config)
+            if state.interrupts:
+                # answer each pending interrupt by its id (ids differ between libraries,
+                # the answers are keyed by the interrupt's value)
+                answers = {i.id: f"{i.value}{turn}" for i in state.interrupts}
+                out = graph.invoke(lib.types.Command(resume=answers), config)
+            else:
+                out = graph.invoke(None, config)
+        if isinstance(out, dict) and "__interrupt__" in out:
+            out = {**out, "__interrupt__": sorted(i.value for i in out["__interrupt__"])}
         history = [
             (h.metadata["step"], h.metadata["source"], sorted(h.next), h.values)
             for h in graph.get_state_history(config)
         ]
         updates = sorted(
-            json.dumps(c, sort_keys=True, default=str)
+            json.dumps(_without_ids(c), sort_keys=True, default=str)
             for c in graph.stream(
                 {"x": 1, "log": []}, {"configurable": {"thread_id": "u"}, "recursion_limit": 12}
             )
@@ -113,6 +126,12 @@ def record(lib: Any, seed: int, breakpoints: bool) -> str:
         return json.dumps([out, history, updates], sort_keys=True, default=str)
     except Exception as exc:
         return f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+
+
+def _without_ids(chunk: Any) -> Any:
+    if isinstance(chunk, dict) and "__interrupt__" in chunk:
+        return {**chunk, "__interrupt__": sorted(i.value for i in chunk["__interrupt__"])}
+    return chunk
 
 
 class _Lib:
@@ -127,11 +146,13 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--breakpoints", action="store_true", help="random interrupt_before/after")
+    parser.add_argument("--asks", action="store_true", help="nodes that call interrupt()")
     args = parser.parse_args()
     ours, theirs = _Lib("foldgraph"), _Lib("langgraph")
     differ = []
     for seed in range(args.start, args.start + args.count):
-        if record(ours, seed, args.breakpoints) != record(theirs, seed, args.breakpoints):
+        mine = record(ours, seed, args.breakpoints, args.asks)
+        if mine != record(theirs, seed, args.breakpoints, args.asks):
             differ.append(seed)
     print(f"{args.count - len(differ)} of {args.count} programs match; differing seeds: {differ}")
 

@@ -499,7 +499,7 @@ class Run:
                     t = next((x for x in tasks if x.id == tid), None)
                     if t is not None:
                         self.save_writes_final(t, writes)
-            yield from self._emit_interrupts()
+            yield from self._emit_interrupts([r.interrupts for r in interrupted])
             if task_writes:
                 # What the finished tasks wrote shows in the output, though no step committed.
                 self.output_snapshot = apply(graph.spec, snapshot, task_writes)
@@ -544,10 +544,15 @@ class Run:
             if values is not None or force:
                 yield Emit(self.ns, "values", values)
 
-    def _emit_interrupts(self) -> Generator[Emit, Any, None]:
+    def _emit_interrupts(
+        self, per_task: Sequence[tuple[Interrupt, ...]] = ()
+    ) -> Generator[Emit, Any, None]:
+        """The stop, on the stream: one updates chunk per interrupted task (or one empty
+        chunk for a breakpoint), and the state with every pending interrupt."""
         chunk = {"__interrupt__": tuple(self.interrupts)}
         if "updates" in self.modes:
-            yield Emit(self.ns, "updates", chunk)
+            for interrupts in per_task or [tuple(self.interrupts)]:
+                yield Emit(self.ns, "updates", {"__interrupt__": tuple(interrupts)})
         if "values" in self.modes and self.interrupts:
             values = self.graph._stream_values(self.snapshot)
             state = dict(values) if isinstance(values, dict) else {}
