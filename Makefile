@@ -34,6 +34,7 @@ parity: $(STAMP)
 	$(BIN)/pip install --quiet 'langgraph>=1.0'
 	$(BIN)/python -m tools.parity --count 300
 	$(BIN)/python -m tools.parity --count 300 --breakpoints
+	$(BIN)/python -m tools.parity --count 300 --asks
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
