@@ -35,6 +35,7 @@ parity: $(STAMP)
 	$(BIN)/python -m tools.parity --count 300
 	$(BIN)/python -m tools.parity --count 300 --breakpoints
 	$(BIN)/python -m tools.parity --count 300 --asks
+	$(BIN)/python -m tools.parity --count 200 --subgraphs --asks
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -49,15 +49,41 @@ def _node(lib: Any, names: list[str], name: str, kind: str, index: int) -> Any:
     return node
 
 
-def build(lib: Any, rng: random.Random, asks: bool = False) -> Any:
+def _subgraph(lib: Any, name: str, asks: bool) -> Any:
+    """A compiled two-node graph over the same state, used as a node."""
+    graph = lib.graph
+
+    def first(state: Any) -> dict[str, Any]:
+        return {"log": [f"{name}.a"], "x": state["x"] + 1}
+
+    def second(state: Any) -> dict[str, Any]:
+        if asks:
+            return {"log": [f"{name}.b={lib.types.interrupt(name + '.b?')}"]}
+        return {"log": [f"{name}.b"]}
+
+    builder = graph.StateGraph(State)
+    builder.add_node("a", first)
+    builder.add_node("b", second)
+    builder.add_edge(graph.START, "a")
+    builder.add_edge("a", "b")
+    return builder.compile()
+
+
+def build(lib: Any, rng: random.Random, asks: bool = False, subgraphs: bool = False) -> Any:
     graph = lib.graph
     ask = ["ask"] if asks else []
+    sub = ["sub"] if subgraphs else []
     names = [f"n{i}" for i in range(rng.randint(1, 6))]
     builder = graph.StateGraph(State)
     kinds = {}
     for i, name in enumerate(names):
-        kinds[name] = rng.choice(["inc", "log", "both", "none", "cmd", "send", *ask])
-        builder.add_node(name, _node(lib, names, name, kinds[name], i), defer=rng.random() < 0.1)
+        kinds[name] = rng.choice(["inc", "log", "both", "none", "cmd", "send", *ask, *sub])
+        action = (
+            _subgraph(lib, name, asks)
+            if kinds[name] == "sub"
+            else _node(lib, names, name, kinds[name], i)
+        )
+        builder.add_node(name, action, defer=rng.random() < 0.1)
     builder.add_edge(graph.START, names[0])
     if rng.random() < 0.3 and len(names) > 1:
         builder.add_edge(graph.START, names[-1])
@@ -87,9 +113,11 @@ def build(lib: Any, rng: random.Random, asks: bool = False) -> Any:
     return builder
 
 
-def record(lib: Any, seed: int, breakpoints: bool, asks: bool = False) -> str:
+def record(
+    lib: Any, seed: int, breakpoints: bool, asks: bool = False, subgraphs: bool = False
+) -> str:
     rng = random.Random(seed)
-    builder = build(lib, rng, asks)
+    builder = build(lib, rng, asks, subgraphs)
     try:
         options: dict[str, Any] = {}
         if breakpoints:
@@ -100,7 +128,7 @@ def record(lib: Any, seed: int, breakpoints: bool, asks: bool = False) -> str:
         graph = builder.compile(checkpointer=lib.memory.InMemorySaver(), **options)
         config = {"configurable": {"thread_id": "t"}, "recursion_limit": 12}
         out = graph.invoke({"x": 1, "log": []}, config)
-        for turn in range(6 if (breakpoints or asks) else 0):
+        for turn in range(6 if (breakpoints or asks or subgraphs) else 0):
             state = graph.get_state(config)
             if not state.next:
                 break
@@ -117,12 +145,14 @@ def record(lib: Any, seed: int, breakpoints: bool, asks: bool = False) -> str:
             (h.metadata["step"], h.metadata["source"], sorted(h.next), h.values)
             for h in graph.get_state_history(config)
         ]
-        updates = sorted(
-            json.dumps(_without_ids(c), sort_keys=True, default=str)
-            for c in graph.stream(
-                {"x": 1, "log": []}, {"configurable": {"thread_id": "u"}, "recursion_limit": 12}
-            )
+        stream = graph.stream(
+            {"x": 1, "log": []},
+            {"configurable": {"thread_id": "u"}, "recursion_limit": 12},
+            subgraphs=subgraphs,
         )
+        if subgraphs:  # (namespace, chunk): keep node names, drop task ids
+            stream = (([p.split(":")[0] for p in ns], _without_ids(c)) for ns, c in stream)
+        updates = sorted(json.dumps(_without_ids(c), sort_keys=True, default=str) for c in stream)
         return json.dumps([out, history, updates], sort_keys=True, default=str)
     except Exception as exc:
         return f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
@@ -147,12 +177,13 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--breakpoints", action="store_true", help="random interrupt_before/after")
     parser.add_argument("--asks", action="store_true", help="nodes that call interrupt()")
+    parser.add_argument("--subgraphs", action="store_true", help="compiled graphs as nodes")
     args = parser.parse_args()
     ours, theirs = _Lib("foldgraph"), _Lib("langgraph")
     differ = []
     for seed in range(args.start, args.start + args.count):
-        mine = record(ours, seed, args.breakpoints, args.asks)
-        if mine != record(theirs, seed, args.breakpoints, args.asks):
+        flags = (args.breakpoints, args.asks, args.subgraphs)
+        if record(ours, seed, *flags) != record(theirs, seed, *flags):
             differ.append(seed)
     print(f"{args.count - len(differ)} of {args.count} programs match; differing seeds: {differ}")
 
