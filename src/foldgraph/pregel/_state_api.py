@@ -130,17 +130,19 @@ async def aget_state_history(
 
 
 def _infer_as_node(graph: Pregel, snapshot: Any) -> str | None:
-    nodes = [n for n in graph.node_order]
-    if len(nodes) == 1:
-        return nodes[0]
-    if not snapshot.seen:
-        return None
+    """The node an update is attributed to: the only node, or the one that ran last.
+
+    START counts: before any node ran (or when only the input was mapped), an
+    update is taken as input, as in LangGraph.
+    """
+    if len(graph.node_order) == 1:
+        return graph.node_order[0]
     latest: list[tuple[int, str]] = []
     for node, seen in snapshot.seen.items():
-        if node in graph.runners and node != START and seen:
+        if node in graph.runners and seen:
             latest.append((max(seen.values()), node))
     if not latest:
-        return None
+        return START
     latest.sort(reverse=True)
     if len(latest) > 1 and latest[0][0] == latest[1][0]:
         raise InvalidUpdateError("Ambiguous update, specify as_node")
