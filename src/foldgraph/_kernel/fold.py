@@ -186,6 +186,20 @@ def apply(
                 if did_change:
                     record(chan, new)
 
+        # A trigger no task consumed this step (update_state runs no node) is still
+        # pending: keep it where `plan` looks for work.
+        for chan in snapshot.updated:
+            if chan in updated or chan not in graph.trigger_to_nodes:
+                continue
+            version = versions.get(chan)
+            if version is None or not channels[chan].is_available(_get(values, chan)):
+                continue
+            if any(
+                seen.get(node, EMPTY_MAP).get(chan, 0) < version
+                for node in graph.trigger_to_nodes[chan]
+            ):
+                updated.add(chan)
+
         # As LangGraph: pending Sends do not hold deferred nodes back, only edge triggers.
         nothing_wakes = not any(c in graph.trigger_to_nodes for c in updated)
         if graph.finishing and nothing_wakes:
@@ -197,6 +211,7 @@ def apply(
     if not ordered:
         # No task ran, so no step passed for the channels: what was fresh stays fresh.
         updated |= snapshot.updated
+
     # Built field by field rather than with attrs.evolve: this is the hot path.
     return Snapshot(
         values=values.finish(),

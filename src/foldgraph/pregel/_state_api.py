@@ -135,6 +135,8 @@ def _infer_as_node(graph: Pregel, snapshot: Any) -> str | None:
     START counts: before any node ran (or when only the input was mapped), an
     update is taken as input, as in LangGraph.
     """
+    if not any(snapshot.seen.values()):
+        return START
     if len(graph.node_order) == 1:
         return graph.node_order[0]
     latest: list[tuple[int, str]] = []
