@@ -130,15 +130,13 @@ async def aget_state_history(
 
 
 def _infer_as_node(graph: Pregel, snapshot: Any) -> str | None:
-    """The node an update is attributed to: the only node, or the one that ran last.
+    """The node an update is attributed to: the one that ran last (START included).
 
-    START counts: before any node ran (or when only the input was mapped), an
-    update is taken as input, as in LangGraph.
+    Before anything ran, an update is taken as input (START). As in LangGraph,
+    where START is a node too, a graph of one node gets no special case.
     """
     if not any(snapshot.seen.values()):
         return START
-    if len(graph.node_order) == 1:
-        return graph.node_order[0]
     latest: list[tuple[int, str]] = []
     for node, seen in snapshot.seen.items():
         if node in graph.runners and seen:
