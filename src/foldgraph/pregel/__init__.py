@@ -1054,9 +1054,11 @@ class Pregel(StateAPI, Runnable[Any, Any]):
         for t in tasks:
             writes = pending.get(t.id, [])
             error = next((v for c, v in writes if c == ERROR), None)
+            # The latest state hides interrupts already answered; a past checkpoint
+            # shows every interrupt raised from it, as LangGraph does.
             task_interrupts: tuple[Interrupt, ...] = (
                 ()
-                if _has_result(writes)
+                if apply_pending and _has_result(writes)
                 else tuple(i for c, v in writes if c == INTERRUPT for i in v)
             )
             interrupts.extend(task_interrupts)
