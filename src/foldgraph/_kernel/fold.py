@@ -186,6 +186,14 @@ def apply(
                 if did_change:
                     record(chan, new)
 
+        # As LangGraph: pending Sends do not hold deferred nodes back, only edge triggers.
+        nothing_wakes = not any(c in graph.trigger_to_nodes for c in updated)
+        if graph.finishing and nothing_wakes:
+            for chan in graph.finishing:
+                new, did_change = channels[chan].finish(_get(values, chan))
+                if did_change:
+                    record(chan, new)
+
         # A trigger no task consumed this step (update_state runs no node) is still
         # pending: keep it where `plan` looks for work.
         for chan in snapshot.updated:
@@ -199,14 +207,6 @@ def apply(
                 for node in graph.trigger_to_nodes[chan]
             ):
                 updated.add(chan)
-
-        # As LangGraph: pending Sends do not hold deferred nodes back, only edge triggers.
-        nothing_wakes = not any(c in graph.trigger_to_nodes for c in updated)
-        if graph.finishing and nothing_wakes:
-            for chan in graph.finishing:
-                new, did_change = channels[chan].finish(_get(values, chan))
-                if did_change:
-                    record(chan, new)
 
     if not ordered:
         # No task ran, so no step passed for the channels: what was fresh stays fresh.
