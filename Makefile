@@ -36,6 +36,7 @@ parity: $(STAMP)
 	$(BIN)/python -m tools.parity --count 300 --breakpoints
 	$(BIN)/python -m tools.parity --count 300 --asks
 	$(BIN)/python -m tools.parity --count 200 --subgraphs --asks
+	$(BIN)/python -m tools.parity --count 200 --timetravel --asks
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
