@@ -114,7 +114,12 @@ def build(lib: Any, rng: random.Random, asks: bool = False, subgraphs: bool = Fa
 
 
 def record(
-    lib: Any, seed: int, breakpoints: bool, asks: bool = False, subgraphs: bool = False
+    lib: Any,
+    seed: int,
+    breakpoints: bool,
+    asks: bool = False,
+    subgraphs: bool = False,
+    timetravel: bool = False,
 ) -> str:
     rng = random.Random(seed)
     builder = build(lib, rng, asks, subgraphs)
@@ -141,6 +146,8 @@ def record(
                 out = graph.invoke(None, config)
         if isinstance(out, dict) and "__interrupt__" in out:
             out = {**out, "__interrupt__": sorted(i.value for i in out["__interrupt__"])}
+        if timetravel:
+            out = [out, *_travel(lib, graph, config, rng)]
         history = [
             (h.metadata["step"], h.metadata["source"], sorted(h.next), h.values)
             for h in graph.get_state_history(config)
@@ -153,9 +160,49 @@ def record(
         if subgraphs:  # (namespace, chunk): keep node names, drop task ids
             stream = (([p.split(":")[0] for p in ns], _without_ids(c)) for ns, c in stream)
         updates = sorted(json.dumps(_without_ids(c), sort_keys=True, default=str) for c in stream)
-        return json.dumps([out, history, updates], sort_keys=True, default=str)
+        values = [
+            _without_ids(c)
+            for c in graph.stream(
+                {"x": 1, "log": []},
+                {"configurable": {"thread_id": "v"}, "recursion_limit": 12},
+                stream_mode="values",
+            )
+        ]
+        return json.dumps([out, history, updates, values], sort_keys=True, default=str)
     except Exception as exc:
         return f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+
+
+def _finish(lib: Any, graph: Any, config: Any, out: Any) -> Any:
+    """Answer interrupts (by id, keyed by their values) until the run ends."""
+    for turn in range(6):
+        state = graph.get_state(config)
+        if not state.next:
+            break
+        if state.interrupts:
+            answers = {i.id: f"{i.value}{turn}" for i in state.interrupts}
+            out = graph.invoke(lib.types.Command(resume=answers), config)
+        else:
+            out = graph.invoke(None, config)
+    return _without_ids(out)
+
+
+def _travel(lib: Any, graph: Any, config: Any, rng: random.Random) -> list[Any]:
+    """Fork from a past checkpoint with update_state, then replay another one."""
+    past = list(graph.get_state_history(config))
+    results = []
+    fork_at = past[rng.randrange(len(past))]
+    try:
+        fork = graph.update_state(fork_at.config, {"x": 100, "log": ["forked"]})
+        results.append(_finish(lib, graph, fork, graph.invoke(None, fork)))
+    except Exception as exc:
+        results.append(f"fork: {type(exc).__name__}")
+    replay_at = past[rng.randrange(len(past))]
+    try:
+        results.append(_finish(lib, graph, config, graph.invoke(None, replay_at.config)))
+    except Exception as exc:
+        results.append(f"replay: {type(exc).__name__}")
+    return results
 
 
 def _without_ids(chunk: Any) -> Any:
@@ -178,11 +225,12 @@ def main() -> None:
     parser.add_argument("--breakpoints", action="store_true", help="random interrupt_before/after")
     parser.add_argument("--asks", action="store_true", help="nodes that call interrupt()")
     parser.add_argument("--subgraphs", action="store_true", help="compiled graphs as nodes")
+    parser.add_argument("--timetravel", action="store_true", help="fork and replay afterwards")
     args = parser.parse_args()
     ours, theirs = _Lib("foldgraph"), _Lib("langgraph")
     differ = []
     for seed in range(args.start, args.start + args.count):
-        flags = (args.breakpoints, args.asks, args.subgraphs)
+        flags = (args.breakpoints, args.asks, args.subgraphs, args.timetravel)
         if record(ours, seed, *flags) != record(theirs, seed, *flags):
             differ.append(seed)
     print(f"{args.count - len(differ)} of {args.count} programs match; differing seeds: {differ}")

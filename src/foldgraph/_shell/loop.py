@@ -505,7 +505,7 @@ class Run:
                 self.output_snapshot = apply(graph.spec, snapshot, task_writes)
                 if self.output_snapshot.changed & graph._output_set:
                     self.emitted_values = True
-                if "values" in self.modes:
+                if "values" in self.modes and self.output_snapshot.changed & graph._stream_set:
                     yield Emit(self.ns, "values", graph._stream_values(self.output_snapshot))
             return "stopped"
 
@@ -547,16 +547,16 @@ class Run:
     def _emit_interrupts(
         self, per_task: Sequence[tuple[Interrupt, ...]] = ()
     ) -> Generator[Emit, Any, None]:
-        """The stop, on the stream: one updates chunk per interrupted task (or one empty
-        chunk for a breakpoint), and the state with every pending interrupt."""
-        chunk = {"__interrupt__": tuple(self.interrupts)}
+        """The stop, on the stream: per interrupted task, an updates chunk and a values
+        chunk (state plus that task's interrupts); a breakpoint gives one empty chunk."""
         if "updates" in self.modes:
             for interrupts in per_task or [tuple(self.interrupts)]:
                 yield Emit(self.ns, "updates", {"__interrupt__": tuple(interrupts)})
         if "values" in self.modes and self.interrupts:
             values = self.graph._stream_values(self.snapshot)
             state = dict(values) if isinstance(values, dict) else {}
-            yield Emit(self.ns, "values", {**state, **chunk})
+            for interrupts in per_task or [tuple(self.interrupts)]:
+                yield Emit(self.ns, "values", {**state, "__interrupt__": tuple(interrupts)})
 
     def _emit_checkpoint(self, snapshot: Snapshot) -> Generator[Emit, Any, None]:
         state = self.graph._state_snapshot(snapshot, {}, self.checkpoint_ns, self.thread_id)
