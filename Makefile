@@ -37,6 +37,7 @@ parity: $(STAMP)
 	$(BIN)/python -m tools.parity --count 300 --asks
 	$(BIN)/python -m tools.parity --count 200 --subgraphs --asks
 	$(BIN)/python -m tools.parity --count 200 --timetravel --asks
+	$(BIN)/python -m tools.parity --count 200 --aio --subgraphs --asks
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -13,6 +13,7 @@ and are never recorded.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib
 import json
 import operator
@@ -120,6 +121,7 @@ def record(
     asks: bool = False,
     subgraphs: bool = False,
     timetravel: bool = False,
+    aio: bool = False,
 ) -> str:
     rng = random.Random(seed)
     builder = build(lib, rng, asks, subgraphs)
@@ -131,6 +133,8 @@ def record(
                 "interrupt_after": [rng.choice(list(builder.nodes))],
             }
         graph = builder.compile(checkpointer=lib.memory.InMemorySaver(), **options)
+        if aio:
+            graph = _Async(graph)
         config = {"configurable": {"thread_id": "t"}, "recursion_limit": 12}
         out = graph.invoke({"x": 1, "log": []}, config)
         for turn in range(6 if (breakpoints or asks or subgraphs) else 0):
@@ -211,6 +215,25 @@ def _without_ids(chunk: Any) -> Any:
     return chunk
 
 
+class _Async:
+    """The same graph driven through ainvoke/astream."""
+
+    def __init__(self, graph: Any) -> None:
+        self._graph = graph
+
+    def invoke(self, *args: Any, **kwargs: Any) -> Any:
+        return asyncio.run(self._graph.ainvoke(*args, **kwargs))
+
+    def stream(self, *args: Any, **kwargs: Any) -> list[Any]:
+        async def collect() -> list[Any]:
+            return [chunk async for chunk in self._graph.astream(*args, **kwargs)]
+
+        return asyncio.run(collect())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._graph, name)
+
+
 class _Lib:
     def __init__(self, root: str) -> None:
         self.graph = importlib.import_module(f"{root}.graph")
@@ -226,11 +249,12 @@ def main() -> None:
     parser.add_argument("--asks", action="store_true", help="nodes that call interrupt()")
     parser.add_argument("--subgraphs", action="store_true", help="compiled graphs as nodes")
     parser.add_argument("--timetravel", action="store_true", help="fork and replay afterwards")
+    parser.add_argument("--aio", action="store_true", help="run through ainvoke/astream")
     args = parser.parse_args()
     ours, theirs = _Lib("foldgraph"), _Lib("langgraph")
     differ = []
     for seed in range(args.start, args.start + args.count):
-        flags = (args.breakpoints, args.asks, args.subgraphs, args.timetravel)
+        flags = (args.breakpoints, args.asks, args.subgraphs, args.timetravel, args.aio)
         if record(ours, seed, *flags) != record(theirs, seed, *flags):
             differ.append(seed)
     print(f"{args.count - len(differ)} of {args.count} programs match; differing seeds: {differ}")
