@@ -38,6 +38,10 @@ def _node(lib: Any, names: list[str], name: str, kind: str, index: int) -> Any:
             return {"log": [name]}
         if kind == "both":
             return {"x": state["x"] * 2, "log": [f"{name}{state['x']}"]}
+        if kind == "boom":
+            if len(state["log"]) % 2:
+                raise ValueError(f"{name} failed")
+            return {"log": [f"{name}ok"]}
         if kind == "ask":
             answer = lib.types.interrupt(f"{name}?")
             return {"log": [f"{name}={answer}"]}
@@ -70,15 +74,22 @@ def _subgraph(lib: Any, name: str, asks: bool) -> Any:
     return builder.compile()
 
 
-def build(lib: Any, rng: random.Random, asks: bool = False, subgraphs: bool = False) -> Any:
+def build(
+    lib: Any,
+    rng: random.Random,
+    asks: bool = False,
+    subgraphs: bool = False,
+    errors: bool = False,
+) -> Any:
     graph = lib.graph
     ask = ["ask"] if asks else []
     sub = ["sub"] if subgraphs else []
+    boom = ["boom"] if errors else []
     names = [f"n{i}" for i in range(rng.randint(1, 6))]
     builder = graph.StateGraph(State)
     kinds = {}
     for i, name in enumerate(names):
-        kinds[name] = rng.choice(["inc", "log", "both", "none", "cmd", "send", *ask, *sub])
+        kinds[name] = rng.choice(["inc", "log", "both", "none", "cmd", "send", *ask, *sub, *boom])
         action = (
             _subgraph(lib, name, asks)
             if kinds[name] == "sub"
@@ -122,9 +133,10 @@ def record(
     subgraphs: bool = False,
     timetravel: bool = False,
     aio: bool = False,
+    errors: bool = False,
 ) -> str:
     rng = random.Random(seed)
-    builder = build(lib, rng, asks, subgraphs)
+    builder = build(lib, rng, asks, subgraphs, errors)
     try:
         options: dict[str, Any] = {}
         if breakpoints:
@@ -174,7 +186,21 @@ def record(
         ]
         return json.dumps([out, history, updates, values], sort_keys=True, default=str)
     except Exception as exc:
-        return f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+        failed = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+        try:  # what a failed run leaves behind: the last good state and the failed tasks
+            state = graph.get_state(config)
+            return json.dumps(
+                [
+                    failed,
+                    state.values,
+                    sorted(state.next),
+                    sorted((t.name, repr(t.error)) for t in state.tasks if t.error),
+                ],
+                sort_keys=True,
+                default=str,
+            )
+        except Exception:
+            return failed
 
 
 def _finish(lib: Any, graph: Any, config: Any, out: Any) -> Any:
@@ -250,11 +276,19 @@ def main() -> None:
     parser.add_argument("--subgraphs", action="store_true", help="compiled graphs as nodes")
     parser.add_argument("--timetravel", action="store_true", help="fork and replay afterwards")
     parser.add_argument("--aio", action="store_true", help="run through ainvoke/astream")
+    parser.add_argument("--errors", action="store_true", help="nodes that raise")
     args = parser.parse_args()
     ours, theirs = _Lib("foldgraph"), _Lib("langgraph")
     differ = []
     for seed in range(args.start, args.start + args.count):
-        flags = (args.breakpoints, args.asks, args.subgraphs, args.timetravel, args.aio)
+        flags = (
+            args.breakpoints,
+            args.asks,
+            args.subgraphs,
+            args.timetravel,
+            args.aio,
+            args.errors,
+        )
         if record(ours, seed, *flags) != record(theirs, seed, *flags):
             differ.append(seed)
     print(f"{args.count - len(differ)} of {args.count} programs match; differing seeds: {differ}")

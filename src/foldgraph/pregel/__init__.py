@@ -1297,17 +1297,10 @@ def _note_node(exc: BaseException, node: str) -> None:
 
 
 def _as_error(error: Any) -> Any:
+    """A recorded task error, as LangGraph shows it in a snapshot: its repr, as a string."""
     if error is None or isinstance(error, BaseException):
         return error
-    return _StoredError(str(error))
-
-
-class _StoredError(Exception):
-    """An error recorded in a checkpoint, shown in `StateSnapshot.tasks[i].error`."""
-
-    def __repr__(self) -> str:
-        return str(self.args[0])
-
+    return str(error)
 
 def _subgraph_of(runner: NodeRunner | None) -> Pregel | None:
     """The graph a node runs: the node itself, or one its function refers to."""
