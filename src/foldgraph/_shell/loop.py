@@ -137,6 +137,7 @@ class Run:
     _pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
     _saved_from: str | None = None
     _replaying: bool = False
+    _loaded_step: int = -2
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -225,7 +226,9 @@ class Run:
         spec = graph.spec
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         resuming = yield from self._begin()
-        self.stop = self.snapshot.step + 1 + limit
+        # Counted from the checkpoint the run started from (-2 for a new thread), as
+        # LangGraph does: a new input spends two steps (input, START) before nodes run.
+        self.stop = self._loaded_step + 2 + limit
         skip_before = resuming
         while True:
             snapshot = self.snapshot
@@ -272,6 +275,7 @@ class Run:
         graph = self.graph
         spec = graph.spec
         loaded = self._load()
+        self._loaded_step = self.snapshot.step
         value = self.input
         self._saved_from = self.snapshot.id or None
         if self.nested and loaded and not self.stateful_child:
