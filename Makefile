@@ -38,6 +38,7 @@ parity: $(STAMP)
 	$(BIN)/python -m tools.parity --count 200 --subgraphs --asks
 	$(BIN)/python -m tools.parity --count 200 --timetravel --asks
 	$(BIN)/python -m tools.parity --count 200 --aio --subgraphs --asks
+	$(BIN)/python -m tools.parity --count 200 --errors --asks
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
