@@ -89,13 +89,11 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int = 0) -> tuple[Task, ...
     for name in candidates:
         node = graph.nodes[name]
         seen = snapshot.seen.get(name, EMPTY_MAP)
-        woken = tuple(
-            c
-            for c in node.triggers
-            if versions.get(c, 0) > seen.get(c, 0)
+        if not any(
+            versions.get(c, 0) > seen.get(c, 0)
             and graph.channels[c].is_available(values.get(c, MISSING))
-        )
-        if not woken:
+            for c in node.triggers
+        ):
             continue
         path = (PULL, name)
         tasks.append(
@@ -103,7 +101,9 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int = 0) -> tuple[Task, ...
                 id=task_id(snapshot.id, step, path),
                 name=name,
                 path=path,
-                triggers=woken,
+                # Every trigger the node has, woken or not, is marked seen when it runs
+                # (as LangGraph records them), so a later write to any of them wakes it.
+                triggers=tuple(c for c in node.triggers if c in versions),
                 input=read_state(graph, snapshot, node.reads, node.managed, stop),
             )
         )

@@ -137,16 +137,20 @@ def _infer_as_node(graph: Pregel, snapshot: Any) -> str | None:
     """
     if not any(snapshot.seen.values()):
         return START
-    latest: list[tuple[int, str]] = []
-    for node, seen in snapshot.seen.items():
-        if node in graph.runners and seen:
-            latest.append((max(seen.values()), node))
+    # Every trigger version each node consumed: the newest names the last writer. As in
+    # LangGraph, two consumptions of that newest version (even by one node, through two
+    # triggers) make the update ambiguous.
+    latest = sorted(
+        (version, node)
+        for node, seen in snapshot.seen.items()
+        if node in graph.runners
+        for version in seen.values()
+    )
     if not latest:
         return START
-    latest.sort(reverse=True)
-    if len(latest) > 1 and latest[0][0] == latest[1][0]:
+    if len(latest) > 1 and latest[-1][0] == latest[-2][0]:
         raise InvalidUpdateError("Ambiguous update, specify as_node")
-    return latest[0][1]
+    return latest[-1][1]
 
 
 def update_state(
