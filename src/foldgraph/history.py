@@ -160,7 +160,7 @@ def _refold(
         writes = [] if value is MISSING else [(START, value)]
         return apply(spec, parent, [(task, writes)])
     if source == "loop":
-        tasks = plan(spec, parent, parent.step + 1 + 10**9)
+        tasks = plan(spec, parent)
         return apply(spec, parent, [(t, parent_writes.get(t.id, [])) for t in tasks])
     if source == "update":
         via = parent_writes.get(VIA + stored.id)

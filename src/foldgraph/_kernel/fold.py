@@ -16,7 +16,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
-from pyrsistent import pvector
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP, FrozenDict
@@ -25,7 +24,6 @@ from foldgraph.constants import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
 
-_NO_PENDING = pvector()
 _SPECIAL = frozenset({INTERRUPT, RESUME, NO_WRITES, "__error__", "__return__"})
 Writes = Sequence[tuple[str, Any]]
 
@@ -62,9 +60,15 @@ def read_state(
     return FrozenDict(out)
 
 
-def plan(graph: GraphSpec, snapshot: Snapshot, stop: int = 0) -> tuple[Task, ...]:
-    """The tasks of the next superstep, in a fixed order: Sends first, then woken nodes by name."""
+def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple[Task, ...]:
+    """The tasks of the next superstep, in a fixed order: Sends first, then woken nodes by name.
+
+    `stop` is the step the recursion limit stops at (it feeds RemainingSteps);
+    None means no limit, for looking at a snapshot rather than running it.
+    """
     step = snapshot.step + 1
+    if stop is None:
+        stop = step + 10**9
     tasks: list[Task] = []
     sends = snapshot.values.get(TASKS, MISSING)
     if sends is not MISSING:
@@ -219,7 +223,6 @@ def apply(
         seen=seen,
         step=snapshot.step + 1,
         updated=frozenset(updated),
-        pending=_NO_PENDING,
         id=snapshot.id,
         parent_id=snapshot.parent_id,
         metadata=snapshot.metadata,

@@ -12,8 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NoReturn
 
 import immutables
-from pyrsistent import PMap, PVector, pmap, pvector
-from pyrsistent.typing import PMap as PMapT
+from pyrsistent import PMap, PVector, pvector
 
 from foldgraph._kernel._vector import Vector
 from foldgraph.errors import ImmutableStateError
@@ -164,10 +163,6 @@ def view(value: Any, key: str | None = None) -> Any:
     if isinstance(value, PMap | FrozenDict):
         return FrozenDict({k: view(v) for k, v in value.items()})
     return value
-
-
-def as_pmap(mapping: Mapping[str, Any]) -> PMapT[str, Any]:
-    return mapping if isinstance(mapping, PMap) else pmap(mapping)
 
 
 EMPTY_MAP: immutables.Map = immutables.Map()

@@ -7,21 +7,11 @@ from typing import Any
 
 import attrs
 import immutables
-from pyrsistent import PVector, pvector
 
 from foldgraph._kernel.channels import BaseChannel
 from foldgraph._kernel.frozen import EMPTY_MAP
 
-__all__ = ["GraphSpec", "NodeSpec", "PendingWrite", "Snapshot", "Task"]
-
-
-@attrs.frozen(slots=True)
-class PendingWrite:
-    """A write of a task whose superstep has not committed (finished, failed or interrupted)."""
-
-    task_id: str
-    channel: str
-    value: Any
+__all__ = ["GraphSpec", "NodeSpec", "Snapshot", "Task"]
 
 
 @attrs.frozen(slots=True)
@@ -39,7 +29,6 @@ class Snapshot:
     seen: immutables.Map = EMPTY_MAP
     step: int = -1
     updated: frozenset[str] = frozenset()
-    pending: PVector = pvector()
     id: str = ""
     parent_id: str | None = None
     metadata: Mapping[str, Any] = attrs.field(factory=dict)
@@ -64,7 +53,6 @@ class NodeSpec:
     triggers: tuple[str, ...]
     reads: tuple[str, ...]
     managed: tuple[tuple[str, str], ...] = ()
-    single_read: bool = False
 
 
 @attrs.frozen(slots=True)

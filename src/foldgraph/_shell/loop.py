@@ -180,7 +180,6 @@ class Run:
             seen=snapshot.seen,
             step=snapshot.step,
             updated=snapshot.updated,
-            pending=snapshot.pending,
             id=self._new_id(),
             parent_id=self.snapshot.id or None,
             metadata=self._metadata(source, snapshot.step),
@@ -207,17 +206,24 @@ class Run:
         self.checkpointer.put(config, checkpoint, dict(snapshot.metadata), new_versions)
 
     def save_writes(
-        self, snapshot: Snapshot, task: Task, writes: Sequence[tuple[str, Any]]
+        self, task: Task, writes: Sequence[tuple[str, Any]], *, final: bool = False
     ) -> None:
+        """Record a task's writes on the current checkpoint (with "exit": only at the end)."""
         if self.checkpointer is None or not writes:
             return
-        if self.durability == "exit" and snapshot.id != self.snapshot.id:
+        if self.durability == "exit" and not final:
             return
         config = self._base_config()
-        config[CONF]["checkpoint_id"] = snapshot.id
-        self.checkpointer.put_writes(
-            config, [(c, v) for c, v in writes], task.id, _path_str(task.path)
-        )
+        config[CONF]["checkpoint_id"] = self.snapshot.id
+        self.checkpointer.put_writes(config, list(writes), task.id, _path_str(task.path))
+
+    def _flush_exit(self, tasks: Sequence[Task]) -> None:
+        """With durability "exit", a run that stops mid-step saves its checkpoint and writes."""
+        if self.durability != "exit":
+            return
+        self.save(self.snapshot, final=True)
+        for task in tasks:
+            self.save_writes(task, self._pending.get(task.id, ()), final=True)
 
     # -- the run --------------------------------------------------------------------------
 
@@ -325,13 +331,13 @@ class Run:
                     apply(spec, self.snapshot, [(input_task, [(START, {})])]), "input"
                 )
                 self.save(self.snapshot)
-                self.save_writes(self.snapshot, NULL_TASK, writes)
+                self.save_writes(NULL_TASK, writes)
                 return False
             if writes:
                 self.snapshot = apply_without_step(spec, self.snapshot, writes)
                 # Kept on the checkpoint (as LangGraph's null-task writes) so that its
                 # state shows the update even before the next step commits.
-                self.save_writes(self.snapshot, NULL_TASK, writes)
+                self.save_writes(NULL_TASK, writes)
             if value.resume is not None:
                 self._assign_resume(value.resume)
         elif self.parent_resume is not MISSING:
@@ -383,7 +389,7 @@ class Run:
 
     def _assign_resume(self, resume: Any) -> None:
         """Record resume values as RESUME writes of the tasks they answer."""
-        tasks = plan(self.graph.spec, self.snapshot, self.snapshot.step + 1 + 10**9)
+        tasks = plan(self.graph.spec, self.snapshot)
         waiting = [
             t
             for t in tasks
@@ -422,7 +428,7 @@ class Run:
         values = [*(previous or ()), value]
         writes[:] = [(c, v) for c, v in writes if c not in (RESUME, INTERRUPT)]
         writes.append((RESUME, values))
-        self.save_writes(self.snapshot, task, [(RESUME, values)])
+        self.save_writes(task, [(RESUME, values)])
 
     def resume_values(self, task: Task) -> list[Any]:
         for c, v in self._pending.get(task.id, ()):
@@ -468,7 +474,7 @@ class Run:
             assert result.output is not None
             writes = list(result.output.writes)
             self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
-            self.save_writes(snapshot, t, writes or [("__no_writes__", None)])
+            self.save_writes(t, writes or [("__no_writes__", None)])
             task_writes.append((t, writes))
             if "updates" in self.modes and t.name != START:
                 chunk = {t.name: result.output.update_chunk()}
@@ -482,7 +488,10 @@ class Run:
             first = errors[0]
             for r in errors:
                 if r.error is not None:
-                    self.save_writes(snapshot, r.task, [(ERROR, _error_repr(r.error))])
+                    error = [(ERROR, _error_repr(r.error))]
+                    self._pending[r.task.id] = [*self._pending.get(r.task.id, []), *error]
+                    self.save_writes(r.task, error)
+            self._flush_exit(tasks)
             if first.parent_command is not None:
                 if self.nested:
                     raise first.parent_command
@@ -495,14 +504,9 @@ class Run:
                 self._pending[r.task.id] = [
                     (c, v) for c, v in self._pending[r.task.id] if c != INTERRUPT
                 ] + [(INTERRUPT, r.interrupts)]
-                self.save_writes(snapshot, r.task, [(INTERRUPT, r.interrupts)])
+                self.save_writes(r.task, [(INTERRUPT, r.interrupts)])
                 self.interrupts.extend(r.interrupts)
-            if self.durability == "exit":
-                self.save(self.snapshot, final=True)
-                for tid, writes in self._pending.items():
-                    t = next((x for x in tasks if x.id == tid), None)
-                    if t is not None:
-                        self.save_writes_final(t, writes)
+            self._flush_exit(tasks)
             yield from self._emit_interrupts([r.interrupts for r in interrupted])
             if task_writes:
                 # What the finished tasks wrote shows in the output, though no step committed.
@@ -523,13 +527,6 @@ class Run:
         if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
             yield from self._emit_checkpoint(new)
         return "ok"
-
-    def save_writes_final(self, task: Task, writes: Sequence[tuple[str, Any]]) -> None:
-        if self.checkpointer is None or not writes:
-            return
-        config = self._base_config()
-        config[CONF]["checkpoint_id"] = self.snapshot.id
-        self.checkpointer.put_writes(config, list(writes), task.id, _path_str(task.path))
 
     def flush_final(self) -> None:
         if self.durability == "exit":

@@ -487,7 +487,7 @@ def _build(
         for k, c in builder.channels.items()
         if isinstance(c, BinaryOperatorAggregate) and c.monoid.name == "add_messages"
     )
-    node_specs[START] = NodeSpec(name=START, triggers=(START,), reads=(START,), single_read=True)
+    node_specs[START] = NodeSpec(name=START, triggers=(START,), reads=(START,))
     runners[START] = NodeRunner.for_start(
         input_keys=tuple(input_keys),
         static_writes=static_writes(START),

@@ -1012,7 +1012,7 @@ class Pregel(StateAPI, Runnable[Any, Any]):
         subgraphs: bool = False,
         checkpoint_map: Mapping[str, str] | None = None,
     ) -> StateSnapshot:
-        tasks = self._in_definition_order(plan(self.spec, snapshot, snapshot.step + 1 + 10**9))
+        tasks = self._in_definition_order(plan(self.spec, snapshot))
         shown = snapshot
         finished: list[tuple[Task, list[tuple[str, Any]]]] = []
         for t in tasks:
@@ -1024,7 +1024,7 @@ class Pregel(StateAPI, Runnable[Any, Any]):
             # As LangGraph: the latest state shows what finished tasks already wrote.
             shown = apply(self.spec, snapshot, finished)
             if len(finished) == len(tasks):
-                tasks = self._in_definition_order(plan(self.spec, shown, shown.step + 1 + 10**9))
+                tasks = self._in_definition_order(plan(self.spec, shown))
                 pending = {}
             else:
                 done_ids = {t.id for t, _ in finished}
@@ -1301,6 +1301,7 @@ def _as_error(error: Any) -> Any:
     if error is None or isinstance(error, BaseException):
         return error
     return str(error)
+
 
 def _subgraph_of(runner: NodeRunner | None) -> Pregel | None:
     """The graph a node runs: the node itself, or one its function refers to."""

@@ -217,7 +217,7 @@ def bulk_update_state(
                 queue.insert(0, [StateUpdate(v, n) for v, n in first.values])
             continue
         if first.as_node == END and first.values is None:
-            pending = plan(target.spec, snapshot, snapshot.step + 10**9)
+            pending = plan(target.spec, snapshot)
             new = apply(target.spec, snapshot, [(t, []) for t in pending])
             snapshot, current_config = _put(
                 target, saver, config, ns, new, "update", snapshot.id or None, None
