@@ -9,33 +9,57 @@ from __future__ import annotations
 import dataclasses
 import pickle
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
+from datetime import timedelta
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, NotRequired, TypeVar
 
+from langchain_core.messages import AnyMessage
 from langchain_core.messages.tool import ToolOutputMixin
+from langchain_core.runnables import RunnableConfig
+from typing_extensions import TypeAliasType, TypedDict
 
 __all__ = [
     "All",
     "CacheKey",
     "CachePolicy",
+    "CheckpointPayload",
+    "CheckpointStreamPart",
+    "CheckpointTask",
     "Checkpointer",
     "Command",
+    "CustomStreamPart",
+    "DebugPayload",
+    "DebugStreamPart",
     "Durability",
     "GraphOutput",
     "Interrupt",
+    "MessagesStreamPart",
     "Overwrite",
+    "PregelExecutableTask",
     "PregelTask",
     "RetryPolicy",
     "Send",
     "StateSnapshot",
     "StateUpdate",
     "StreamMode",
+    "StreamPart",
     "StreamWriter",
+    "TaskPayload",
+    "TaskResultPayload",
+    "TasksStreamPart",
+    "TimeoutPolicy",
+    "TracePolicy",
+    "UpdatesStreamPart",
+    "ValuesStreamPart",
     "default_retry_on",
     "ensure_valid_checkpointer",
     "interrupt",
+    "omit_payload",
 ]
 
 N = TypeVar("N", bound=Hashable)
+StateT = TypeVar("StateT")
+OutputT = TypeVar("OutputT")
+ResponseT = TypeVar("ResponseT")
 
 StreamMode = Literal["values", "updates", "checkpoints", "tasks", "debug", "messages", "custom"]
 Durability = Literal["sync", "async", "exit"]
@@ -79,11 +103,31 @@ class Send:
 
 
 @dataclasses.dataclass(frozen=True)
-class Interrupt:
-    """A value surfaced to the caller when a node calls `interrupt()`."""
+class Interrupt(Generic[ResponseT]):
+    """A value surfaced to the caller when a node calls `interrupt()`.
+
+    `response_schema` is the JSON schema the answer must match, when the node
+    asked with `interrupt(value, response_schema=...)`.
+    """
 
     value: Any
     id: str = "placeholder-id"
+    response_schema: type[ResponseT] | dict[str, Any] | None = dataclasses.field(
+        default=None, kw_only=True
+    )
+
+    @classmethod
+    def from_ns(
+        cls,
+        value: Any,
+        ns: str,
+        *,
+        response_schema: type[ResponseT] | dict[str, Any] | None = None,
+    ) -> Interrupt[ResponseT]:
+        """An interrupt whose id is derived from a task's checkpoint namespace."""
+        from foldgraph._shell.interrupts import interrupt_id
+
+        return cls(value=value, id=interrupt_id(ns), response_schema=response_schema)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
@@ -139,9 +183,14 @@ class Command(Generic[N], ToolOutputMixin):
 
 @dataclasses.dataclass(frozen=True)
 class Overwrite:
-    """Replace a reducer channel's value, bypassing the reducer, for one write."""
+    """Replace a reducer channel's value, bypassing the reducer, for one write.
+
+    `type` lets a channel recognise the write after a JSON round trip, as
+    `{"type": "__overwrite__", "value": ...}`.
+    """
 
     value: Any
+    type: Literal["__overwrite__"] = "__overwrite__"
 
 
 def default_retry_on(exc: Exception) -> bool:
@@ -242,11 +291,66 @@ class StateUpdate(NamedTuple):
 
 
 @dataclasses.dataclass(frozen=True)
-class GraphOutput:
-    """What `invoke(..., version="v2")` returns: the value and pending interrupts."""
+class GraphOutput(Generic[OutputT]):
+    """What `invoke(..., version="v2")` returns: the value and pending interrupts.
 
-    value: Any
+    Indexing it like the v1 dict (`out["k"]`, `"__interrupt__" in out`) still
+    works, with a deprecation warning, as in LangGraph.
+    """
+
+    value: OutputT
     interrupts: tuple[Interrupt, ...] = ()
+
+    def __getitem__(self, key: str) -> Any:
+        _warn_dict_access("result[key]")
+        if key == "__interrupt__":
+            return self.interrupts
+        if isinstance(self.value, dict):
+            return self.value[key]
+        try:
+            return getattr(self.value, key)
+        except AttributeError:
+            raise KeyError(key) from None
+
+    def __contains__(self, key: object) -> bool:
+        _warn_dict_access("key in result")
+        if key == "__interrupt__":
+            return bool(self.interrupts)
+        if isinstance(self.value, dict):
+            return key in self.value
+        return isinstance(key, str) and hasattr(self.value, key)
+
+
+def _warn_dict_access(form: str) -> None:
+    import warnings
+
+    from foldgraph.warnings import LangGraphDeprecatedSinceV11
+
+    warnings.warn(
+        f"Accessing GraphOutput via `{form}` is deprecated. Use `result.value` to access the "
+        "output value directly, or `result.interrupts` for interrupts.",
+        LangGraphDeprecatedSinceV11,
+        stacklevel=3,
+    )
+
+
+@dataclasses.dataclass
+class PregelExecutableTask:
+    """A task ready to run, as an executor receives it (LangGraph's record)."""
+
+    name: str
+    input: Any
+    proc: Any
+    writes: Any
+    config: RunnableConfig
+    triggers: Sequence[str]
+    retry_policy: Sequence[RetryPolicy]
+    cache_key: CacheKey | None
+    id: str
+    path: tuple[str | int | tuple, ...]
+    writers: Sequence[Any] = ()
+    subgraphs: Sequence[Any] = ()
+    timeout: TimeoutPolicy | None = None
 
 
 class ToolOutputMixin:
@@ -270,13 +374,216 @@ def ensure_valid_checkpointer(checkpointer: Any) -> Any:
 Checkpointer = Any
 
 
-def interrupt(value: Any) -> Any:
+def interrupt(value: Any, *, response_schema: dict[str, Any] | type | None = None) -> Any:
     """Pause the run and surface `value` to the caller; return the resume value.
 
     The first call in a task raises `GraphInterrupt`; once the caller resumes
     with `Command(resume=...)`, the task runs again from the top and the k-th
-    `interrupt()` call returns the k-th resume value.
+    `interrupt()` call returns the k-th resume value. With a `response_schema`
+    type the caller sees its JSON schema on the `Interrupt`, and the resume
+    value is validated into that type (a `pydantic.ValidationError` marked for
+    `errors.is_invalid_resume` if it does not fit); a dict schema is passed on
+    as it is.
     """
     from foldgraph._shell.interrupts import interrupt as _interrupt
 
-    return _interrupt(value)
+    if response_schema is None or isinstance(response_schema, dict):
+        return _interrupt(value, response_schema, None)
+    from pydantic import TypeAdapter
+
+    adapter = TypeAdapter(response_schema)
+    return _interrupt(value, adapter.json_schema(), adapter)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class TimeoutPolicy:
+    """Time limits of one node attempt: a hard `run_timeout`, and an `idle_timeout`
+    refreshed by progress (`"auto"`) or only by `runtime.heartbeat()` (`"heartbeat"`).
+    """
+
+    run_timeout: float | timedelta | None = None
+    idle_timeout: float | timedelta | None = None
+    refresh_on: Literal["auto", "heartbeat"] = "auto"
+
+    @classmethod
+    def coerce(cls, value: float | timedelta | TimeoutPolicy | None) -> TimeoutPolicy | None:
+        """A policy in positive seconds from a number, a timedelta or a policy.
+
+        None (or a policy with neither limit) means no timeout; a limit <= 0 is
+        a `ValueError`.
+        """
+        if value is None:
+            return None
+        policy = value if isinstance(value, TimeoutPolicy) else cls(run_timeout=value)
+        if policy.refresh_on not in ("auto", "heartbeat"):
+            raise ValueError("refresh_on must be 'auto' or 'heartbeat'")
+        run = _seconds(policy.run_timeout, "run_timeout")
+        idle = _seconds(policy.idle_timeout, "idle_timeout")
+        if run is None and idle is None:
+            return None
+        return cls(run_timeout=run, idle_timeout=idle, refresh_on=policy.refresh_on)
+
+
+def _seconds(value: float | timedelta | None, field: str) -> float | None:
+    if value is None:
+        return None
+    seconds = value.total_seconds() if isinstance(value, timedelta) else float(value)
+    if seconds <= 0:
+        raise ValueError(f"{field} must be greater than 0")
+    return seconds
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class TracePolicy:
+    """What a node's own trace run records: each processor maps the raw input or
+    output to the value recorded (the node itself still sees the real values).
+    """
+
+    process_inputs: Callable[[Any], Any] | None = None
+    process_outputs: Callable[[Any], Any] | None = None
+
+
+def omit_payload(_value: Any) -> dict[str, Any]:
+    """`TracePolicy` processor that records nothing, keeping only the span and timing."""
+    return {}
+
+
+class TaskPayload(TypedDict):
+    """A `tasks`-mode event: a task is starting."""
+
+    id: str
+    name: str
+    input: Any
+    triggers: list[str]
+    metadata: NotRequired[dict[str, Any]]
+
+
+class TaskResultPayload(TypedDict):
+    """A `tasks`-mode event: a task finished, failed or was interrupted."""
+
+    id: str
+    name: str
+    error: str | None
+    interrupts: list[dict]
+    result: dict[str, Any]
+
+
+class CheckpointTask(TypedDict):
+    """A task as listed in a `checkpoints`-mode event."""
+
+    id: str
+    name: str
+    error: NotRequired[str]
+    result: NotRequired[Any]
+    interrupts: NotRequired[list[dict]]
+    state: StateSnapshot | RunnableConfig | None
+
+
+class CheckpointPayload(TypedDict, Generic[StateT]):
+    """A `checkpoints`-mode event: the same data as `get_state` at that checkpoint."""
+
+    config: RunnableConfig | None
+    metadata: dict[str, Any]
+    values: StateT
+    next: list[str]
+    parent_config: RunnableConfig | None
+    tasks: list[CheckpointTask]
+
+
+class _DebugCheckpointPayload(TypedDict, Generic[StateT]):
+    step: int
+    timestamp: str
+    type: Literal["checkpoint"]
+    payload: CheckpointPayload[StateT]
+
+
+class _DebugTaskPayload(TypedDict):
+    step: int
+    timestamp: str
+    type: Literal["task"]
+    payload: TaskPayload
+
+
+class _DebugTaskResultPayload(TypedDict):
+    step: int
+    timestamp: str
+    type: Literal["task_result"]
+    payload: TaskResultPayload
+
+
+DebugPayload = TypeAliasType(
+    "DebugPayload",
+    _DebugCheckpointPayload[StateT] | _DebugTaskPayload | _DebugTaskResultPayload,
+    type_params=(StateT,),
+)
+
+
+class ValuesStreamPart(TypedDict, Generic[OutputT]):
+    """`version="v2"` part of the `values` stream."""
+
+    type: Literal["values"]
+    ns: tuple[str, ...]
+    data: OutputT
+    interrupts: tuple[Interrupt, ...]
+
+
+class UpdatesStreamPart(TypedDict):
+    """`version="v2"` part of the `updates` stream."""
+
+    type: Literal["updates"]
+    ns: tuple[str, ...]
+    data: dict[str, Any]
+
+
+class MessagesStreamPart(TypedDict):
+    """`version="v2"` part of the `messages` stream: `(message, metadata)`."""
+
+    type: Literal["messages"]
+    ns: tuple[str, ...]
+    data: tuple[AnyMessage, dict[str, Any]]
+
+
+class CustomStreamPart(TypedDict):
+    """`version="v2"` part of the `custom` stream."""
+
+    type: Literal["custom"]
+    ns: tuple[str, ...]
+    data: Any
+
+
+class CheckpointStreamPart(TypedDict, Generic[StateT]):
+    """`version="v2"` part of the `checkpoints` stream."""
+
+    type: Literal["checkpoints"]
+    ns: tuple[str, ...]
+    data: CheckpointPayload[StateT]
+
+
+class TasksStreamPart(TypedDict):
+    """`version="v2"` part of the `tasks` stream."""
+
+    type: Literal["tasks"]
+    ns: tuple[str, ...]
+    data: TaskPayload | TaskResultPayload
+
+
+class DebugStreamPart(TypedDict, Generic[StateT]):
+    """`version="v2"` part of the `debug` stream."""
+
+    type: Literal["debug"]
+    ns: tuple[str, ...]
+    data: DebugPayload[StateT]
+
+
+StreamPart = TypeAliasType(
+    "StreamPart",
+    ValuesStreamPart[OutputT]
+    | UpdatesStreamPart
+    | MessagesStreamPart
+    | CustomStreamPart
+    | CheckpointStreamPart[StateT]
+    | TasksStreamPart
+    | DebugStreamPart[StateT],
+    type_params=(StateT, OutputT),
+)
+"""Any `version="v2"` stream part; narrow it on `part["type"]`."""

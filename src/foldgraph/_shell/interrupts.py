@@ -35,7 +35,8 @@ def interrupt_id(namespace: str) -> str:
     return hashlib.blake2b(namespace.encode(), digest_size=16).hexdigest()
 
 
-def interrupt(value: Any) -> Any:
+def interrupt(value: Any, response_schema: Any = None, adapter: Any = None) -> Any:
+    """Raise a new interrupt or return this call's resume value (validated by `adapter`)."""
     from foldgraph.types import Interrupt
 
     pad = SCRATCHPAD.get()
@@ -53,15 +54,30 @@ def interrupt(value: Any) -> Any:
     index = pad.used
     pad.used += 1
     if index < len(pad.resume):
-        return pad.resume[index]
+        return _validated(adapter, pad.resume[index])
     if pad.null_resume:
         try:
-            value = pad.null_resume.pop()
+            answer = pad.null_resume.pop()
         except IndexError:
             pass
         else:
-            pad.resume.append(value)
-            return value
+            validated = _validated(adapter, answer)
+            pad.resume.append(answer)
+            return validated
     # Each interrupt of a task has its own id, so a resume map can address it.
     iid = pad.interrupt_id if index == 0 else interrupt_id(f"{pad.interrupt_id}#{index}")
-    raise GraphInterrupt((Interrupt(value=value, id=iid),))
+    raise GraphInterrupt((Interrupt(value=value, id=iid, response_schema=response_schema),))
+
+
+def _validated(adapter: Any, value: Any) -> Any:
+    if adapter is None:
+        return value
+    from pydantic import ValidationError
+
+    from foldgraph.errors import _mark_invalid_resume
+
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as exc:
+        _mark_invalid_resume(exc)
+        raise

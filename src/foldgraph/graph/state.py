@@ -417,7 +417,15 @@ def join_channel(starts: Sequence[str], end: str) -> str:
 class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
     """A `StateGraph` ready to run: the kernel spec plus how to call each node."""
 
-    def __init__(self, *, builder: StateGraph[Any, Any, Any, Any], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        builder: StateGraph[Any, Any, Any, Any],
+        schema_to_mapper: dict[Any, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        # `schema_to_mapper` is accepted for LangGraph's signature; schemas are coerced
+        # by the runner, not by per-schema mappers.
         spec, runners, order = _build(builder)
         state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
         super().__init__(

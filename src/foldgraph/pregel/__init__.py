@@ -11,6 +11,7 @@ import asyncio
 import collections
 import concurrent.futures
 import contextvars
+import dataclasses
 import os
 import queue
 import threading
@@ -1280,7 +1281,7 @@ def _with_ids(interrupts: Sequence[Any], pad: Scratchpad) -> list[Interrupt]:
     out = []
     for i in interrupts:
         if isinstance(i, Interrupt) and i.id == "placeholder-id":
-            out.append(Interrupt(value=i.value, id=pad.interrupt_id))
+            out.append(dataclasses.replace(i, id=pad.interrupt_id))
         else:
             out.append(i)
     return out
