@@ -11,6 +11,8 @@ import pickle
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
+from langchain_core.messages.tool import ToolOutputMixin
+
 __all__ = [
     "All",
     "CacheKey",
@@ -85,8 +87,11 @@ class Interrupt:
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
-class Command(Generic[N]):
+class Command(Generic[N], ToolOutputMixin):
     """Update state and/or route from a node; resume an interrupted run from input.
+
+    A `ToolOutputMixin`, as in LangGraph: a tool returning a `Command` has it passed
+    through by langchain-core instead of wrapped in a `ToolMessage`.
 
     >>> Command(update={"foo": "bar"}, goto="other")
     Command(update={'foo': 'bar'}, goto='other')
