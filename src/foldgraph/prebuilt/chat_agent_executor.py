@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Annotated, Any, Literal, TypeVar, cast, get_type_hints
+from typing import Annotated, Any, Literal, NotRequired, TypeVar, cast, get_type_hints
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput, LanguageModelLike
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, SystemMessage, ToolMessage
@@ -24,7 +24,7 @@ from langchain_core.runnables import (
 )
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel
-from typing_extensions import NotRequired, TypedDict, deprecated
+from typing_extensions import TypedDict, deprecated
 
 from foldgraph.errors import ErrorCode, create_error_message
 from foldgraph.graph import END, StateGraph

@@ -54,4 +54,4 @@ class HumanResponse(TypedDict):
     """The reviewer's answer, given back through `Command(resume=...)`."""
 
     type: Literal["accept", "ignore", "response", "edit"]
-    args: None | str | ActionRequest
+    args: str | ActionRequest | None

@@ -863,7 +863,8 @@ class ToolNode(Runnable[Any, Any]):
         parent: Command | None = None
         for output in flat:
             if not isinstance(output, Command):
-                combined.append([output] if input_type == "list" else {self._messages_key: [output]})
+                wrapped = [output] if input_type == "list" else {self._messages_key: [output]}
+                combined.append(wrapped)
             elif (
                 output.graph == Command.PARENT
                 and isinstance(output.goto, list)
