@@ -11,6 +11,7 @@ import asyncio
 import collections
 import concurrent.futures
 import contextvars
+import logging
 import os
 import queue
 import threading
@@ -36,6 +37,8 @@ from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.pregel._state_api import StateAPI
 from foldgraph.runtime import ExecutionInfo, Runtime
 from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["NodeRunner", "Pregel"]
 
@@ -274,7 +277,6 @@ class Pregel(StateAPI, Runnable[Any, Any]):
         pad = Scratchpad(
             interrupt_id=run.task_interrupt_id(task),
             resume=run.resume_values(task),
-            has_checkpointer=run.checkpointer is not None,
             null_resume=run.null_resume,
         )
         return runner, runner.node_input(task), config, runtime, pad
@@ -948,13 +950,20 @@ class Pregel(StateAPI, Runnable[Any, Any]):
 
     def _input_update_writes(self, command: Command[Any]) -> list[tuple[str, Any]]:
         pairs = command._update_as_tuples()
-        writable = set(self.spec.channels)
+        writable = self.spec.channels
         unknown = [k for k, _ in pairs if k not in writable]
         if unknown:
-            raise InvalidUpdateError(
-                f"Command(update=...) names unknown state key(s) {unknown}; the graph's "
-                f"state has keys {self.state_channels}."
-            )
+            if self.runners[START].strict_updates:
+                raise InvalidUpdateError(
+                    f"Command(update=...) names unknown state key(s) {unknown}; the graph's "
+                    f"state has keys {self.state_channels}. (This check is on because the "
+                    "graph was compiled with strict_updates=True.)"
+                )
+            for key in unknown:
+                logger.warning(
+                    "Task __input__ with path () wrote to unknown channel %s, ignoring it.", key
+                )
+            pairs = [(k, v) for k, v in pairs if k in writable]
         self.runners[START]._give_ids(pairs)
         return list(pairs)
 
