@@ -35,9 +35,6 @@ KNOWN_GAPS: dict[str, str] = {
     "graph_api_state_reducers": "minted message ids repeat across runs (LangGraph: uuid4)",
     # LangGraph 1.2's Interrupt has a third field, response_schema (None by default).
     "hitl_interrupt_approve": "Interrupt has no response_schema field (public surface)",
-    # No foldgraph.prebuilt yet (ToolNode, tools_condition, create_react_agent).
-    "chatbot_tools_toolnode": "foldgraph.prebuilt missing (prebuilt ToolNode)",
-    "prebuilt_create_react_agent": "foldgraph.prebuilt missing (prebuilt create_react_agent)",
     # No functional API yet (entrypoint, task).
     "functional_api_basics": "foldgraph.func missing (functional API)",
 }

@@ -106,9 +106,9 @@ def test_plain_callables_become_tools() -> None:
 
 def test_bad_inputs() -> None:
     node = ToolNode([add])
-    with pytest.raises(ValueError, match="^No message found in input$"):
+    with pytest.raises(ValueError, match=r"^No message found in input$"):
         node.invoke({"messages": []})
-    with pytest.raises(ValueError, match="^No AIMessage found in input$"):
+    with pytest.raises(ValueError, match=r"^No AIMessage found in input$"):
         node.invoke([HumanMessage("hi")])
 
 
@@ -242,9 +242,8 @@ def test_command_outputs_with_dict_input() -> None:
         )
 
     node = ToolNode([add, transfer2])
-    out = node.invoke(
-        {"messages": [ai(call("add", {"a": 1, "b": 1}, "1"), call("transfer2", {"target": "b"}, "2"))]}
-    )
+    calls = [call("add", {"a": 1, "b": 1}, "1"), call("transfer2", {"target": "b"}, "2")]
+    out = node.invoke({"messages": [ai(*calls)]})
     assert out == [
         {"messages": [tm("2", "add", "1")]},
         Command(update={"messages": [tm("moved", "transfer2", "2")]}, goto="b"),
