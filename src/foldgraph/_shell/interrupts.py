@@ -20,7 +20,6 @@ class Scratchpad:
     interrupt_id: str
     resume: list[Any] = attrs.field(factory=list)
     used: int = 0
-    has_checkpointer: bool = True
     null_resume: list[Any] = attrs.field(factory=list)
     """A resume value no waiting task claimed; the first new interrupt() takes it."""
 
@@ -43,13 +42,7 @@ def interrupt(value: Any, response_schema: Any = None, adapter: Any = None) -> A
     if pad is None:
         raise RuntimeError(
             "interrupt() was called outside a running graph node. Call it from inside a "
-            "node (or a tool run by a node) of a graph compiled with a checkpointer."
-        )
-    if not pad.has_checkpointer:
-        raise RuntimeError(
-            "interrupt() needs a checkpointer to save the paused run and resume it later: "
-            "compile the graph with `checkpointer=InMemorySaver()` (or another saver) and "
-            'invoke it with config={"configurable": {"thread_id": ...}}.'
+            "node (or a tool run by a node)."
         )
     index = pad.used
     pad.used += 1

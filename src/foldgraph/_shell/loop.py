@@ -9,6 +9,7 @@ checkpoints and yields stream chunks (`Emit`). Drivers only run node code.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Generator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -44,7 +45,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Emit", "Execute", "Run", "TaskResult"]
 
-DEFAULT_RECURSION_LIMIT = 25
+# LangGraph's default, and its environment override, read once at import as it does.
+DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 EMPTY = Snapshot(step=-2)
 NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
 NULL_TASK = Task(id=NULL_TASK_ID, name="__input__", path=("__input__",), triggers=(), input=None)
@@ -312,8 +314,8 @@ class Run:
                 raise EmptyInputError("Received empty Command input")
             if value.resume is not None and self.checkpointer is None:
                 raise RuntimeError(
-                    "Cannot resume with Command(resume=...) without a checkpointer: compile "
-                    "the graph with `checkpointer=InMemorySaver()` and pass a thread_id."
+                    "Cannot use Command(resume=...) without checkpointer: compile the graph "
+                    "with `checkpointer=InMemorySaver()` and pass a thread_id."
                 )
             writes: list[tuple[str, Any]] = []
             if value.update is not None:
@@ -362,7 +364,7 @@ class Run:
         if self.checkpointer is None:
             self.snapshot = self.graph._empty
             return False
-        saved = self.checkpointer.get_tuple(self._load_config())
+        saved = self.checkpointer._stored_tuple(self._load_config())
         if saved is None:
             self.snapshot = self.graph._empty
             return False

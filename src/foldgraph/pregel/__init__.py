@@ -12,6 +12,7 @@ import collections
 import concurrent.futures
 import contextvars
 import dataclasses
+import logging
 import os
 import queue
 import threading
@@ -37,6 +38,8 @@ from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.pregel._state_api import StateAPI
 from foldgraph.runtime import ExecutionInfo, Runtime
 from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["NodeRunner", "Pregel"]
 
@@ -275,7 +278,6 @@ class Pregel(StateAPI, Runnable[Any, Any]):
         pad = Scratchpad(
             interrupt_id=run.task_interrupt_id(task),
             resume=run.resume_values(task),
-            has_checkpointer=run.checkpointer is not None,
             null_resume=run.null_resume,
         )
         return runner, runner.node_input(task), config, runtime, pad
@@ -949,13 +951,20 @@ class Pregel(StateAPI, Runnable[Any, Any]):
 
     def _input_update_writes(self, command: Command[Any]) -> list[tuple[str, Any]]:
         pairs = command._update_as_tuples()
-        writable = set(self.spec.channels)
+        writable = self.spec.channels
         unknown = [k for k, _ in pairs if k not in writable]
         if unknown:
-            raise InvalidUpdateError(
-                f"Command(update=...) names unknown state key(s) {unknown}; the graph's "
-                f"state has keys {self.state_channels}."
-            )
+            if self.runners[START].strict_updates:
+                raise InvalidUpdateError(
+                    f"Command(update=...) names unknown state key(s) {unknown}; the graph's "
+                    f"state has keys {self.state_channels}. (This check is on because the "
+                    "graph was compiled with strict_updates=True.)"
+                )
+            for key in unknown:
+                logger.warning(
+                    "Task __input__ with path () wrote to unknown channel %s, ignoring it.", key
+                )
+            pairs = [(k, v) for k, v in pairs if k in writable]
         self.runners[START]._give_ids(pairs)
         return list(pairs)
 
@@ -1083,7 +1092,7 @@ class Pregel(StateAPI, Runnable[Any, Any]):
                 is_node = runner.action is not None and runner.action.is_subgraph
                 state = sub_config if is_node else None
                 if subgraphs and sub_cp is not None:
-                    saved = sub_cp.get_tuple(sub_config)
+                    saved = sub_cp._stored_tuple(sub_config)
                     if saved is not None:
                         parent_map = dict(checkpoint_map or {checkpoint_ns: snapshot.id})
                         state = sub._state_from_tuple(
