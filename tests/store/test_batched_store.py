@@ -8,8 +8,14 @@ from collections.abc import Iterable
 
 import pytest
 
-from foldgraph.store.base import GetOp, InvalidNamespaceError, Op, PutOp, Result
-from foldgraph.store.base import validate_op_namespace
+from foldgraph.store.base import (
+    GetOp,
+    InvalidNamespaceError,
+    Op,
+    PutOp,
+    Result,
+    validate_op_namespace,
+)
 from foldgraph.store.base.batch import AsyncBatchedBaseStore
 from foldgraph.store.memory import InMemoryStore
 
