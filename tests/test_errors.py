@@ -50,7 +50,9 @@ def test_node_cancelled_and_node_error() -> None:
 
 
 def test_unknown_interrupt_error_fields() -> None:
-    err = UnknownInterruptError("m", reason="ambiguous", interrupt_ids=["a"], pending_ids=["b", "c"])
+    err = UnknownInterruptError(
+        "m", reason="ambiguous", interrupt_ids=["a"], pending_ids=["b", "c"]
+    )
     assert (str(err), err.reason, err.interrupt_ids, err.pending_ids) == (
         "m",
         "ambiguous",
