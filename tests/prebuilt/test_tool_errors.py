@@ -1,4 +1,4 @@
-"""ToolNode error handling: every `handle_tool_errors` form, templates, interrupts passing through."""
+"""ToolNode errors: every `handle_tool_errors` form, the templates, interrupts passing through."""
 
 from typing import Annotated, Any
 
@@ -169,7 +169,8 @@ def test_interrupt_inside_a_tool_propagates_whatever_handle_tool_errors_says() -
     builder.add_edge(START, "tools")
     graph = builder.compile(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t"}}
-    out = graph.invoke({"messages": [ai(call("approve", {"action": "delete"}, "1"), id="a")]}, config)
+    request = ai(call("approve", {"action": "delete"}, "1"), id="a")
+    out = graph.invoke({"messages": [request]}, config)
     assert [i.value for i in out["__interrupt__"]] == [{"action": "delete"}]
     assert [m.content for m in out["messages"]] == [""]
     out = graph.invoke(Command(resume="yes"), config)

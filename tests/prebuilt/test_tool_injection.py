@@ -298,7 +298,9 @@ def test_request_override_leaves_the_original_unchanged() -> None:
 
     def wrapper(request: ToolCallRequest, execute: Any) -> Any:
         other = request.override(tool_call={**request.tool_call, "args": {"text": "z"}})
-        seen.extend([request.tool_call["args"], other.tool_call["args"], other.tool is request.tool])
+        seen.extend(
+            [request.tool_call["args"], other.tool_call["args"], other.tool is request.tool]
+        )
         return execute(other)
 
     ToolNode([echo], wrap_tool_call=wrapper).invoke([ai(call("echo", {"text": "a"}, "1"))])
