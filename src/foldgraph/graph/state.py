@@ -9,6 +9,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, Self, TypeVar
 
 import attrs
+import typing_extensions
 
 from foldgraph._kernel.channels import (
     BaseChannel,
@@ -73,8 +74,30 @@ def _reducer_arity_ok(fn: Callable[..., Any]) -> tuple[bool, str]:
     return len(positional) == 2, str(sig)
 
 
+_TYPEDDICT_QUALIFIERS = frozenset(
+    q
+    for q in (
+        getattr(typing, "Required", None),
+        getattr(typing, "NotRequired", None),
+        getattr(typing, "ReadOnly", None),
+        typing_extensions.Required,
+        typing_extensions.NotRequired,
+        typing_extensions.ReadOnly,
+    )
+    if q is not None
+)
+
+
+def _strip_qualifiers(annotation: Any) -> Any:
+    """`NotRequired[Annotated[list, add]]` declares the same channel as `Annotated[list, add]`."""
+    while typing.get_origin(annotation) in _TYPEDDICT_QUALIFIERS:
+        annotation = typing.get_args(annotation)[0]
+    return annotation
+
+
 def channel_for(key: str, annotation: Any) -> BaseChannel | str:
     """The channel a state field declares, or the managed-value kind it names."""
+    annotation = _strip_qualifiers(annotation)
     kind = _managed_kind(annotation)
     if kind is not None:
         return kind
