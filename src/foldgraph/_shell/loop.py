@@ -364,7 +364,7 @@ class Run:
         if self.checkpointer is None:
             self.snapshot = self.graph._empty
             return False
-        saved = self.checkpointer.get_tuple(self._load_config())
+        saved = self.checkpointer._stored_tuple(self._load_config())
         if saved is None:
             self.snapshot = self.graph._empty
             return False

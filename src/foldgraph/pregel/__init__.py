@@ -1091,7 +1091,7 @@ class Pregel(StateAPI, Runnable[Any, Any]):
                 is_node = runner.action is not None and runner.action.is_subgraph
                 state = sub_config if is_node else None
                 if subgraphs and sub_cp is not None:
-                    saved = sub_cp.get_tuple(sub_config)
+                    saved = sub_cp._stored_tuple(sub_config)
                     if saved is not None:
                         parent_map = dict(checkpoint_map or {checkpoint_ns: snapshot.id})
                         state = sub._state_from_tuple(
