@@ -1,9 +1,9 @@
 """`NotRequired`/`Required` around a field keep its reducer or managed value (as in LangGraph)."""
 
 import operator
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired, Required
 
-from typing_extensions import NotRequired, Required, TypedDict
+from typing_extensions import TypedDict
 
 from foldgraph.graph import START, StateGraph
 from foldgraph.managed import RemainingSteps
