@@ -11,6 +11,8 @@ import pickle
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
+from foldgraph._kernel.channels import Overwrite
+
 __all__ = [
     "All",
     "CacheKey",
@@ -130,13 +132,6 @@ class Command(Generic[N]):
         if isinstance(goto, Send | str):
             return (goto,)
         return tuple(goto or ())
-
-
-@dataclasses.dataclass(frozen=True)
-class Overwrite:
-    """Replace a reducer channel's value, bypassing the reducer, for one write."""
-
-    value: Any
 
 
 def default_retry_on(exc: Exception) -> bool:
