@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,6 +42,20 @@ class TaskNotFound(Exception):
     """An executor was asked for a task that does not exist."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Interrupt:
+    """A value surfaced to the caller when a node calls `interrupt()`.
+
+    Public as `foldgraph.types.Interrupt`; defined here because `GraphInterrupt` carries them.
+    """
+
+    value: Any
+    id: str = "placeholder-id"
+
+
+Interrupt.__module__ = "foldgraph.types"
+
+
 class GraphBubbleUp(Exception):
     """Base of control-flow signals that travel up through nodes and tools untouched."""
 
@@ -60,8 +75,6 @@ class NodeInterrupt(GraphInterrupt):
     """Legacy form of `interrupt()`: raise it in a node to stop the run."""
 
     def __init__(self, value: Any, id: str | None = None) -> None:
-        from foldgraph.types import Interrupt
-
         interrupt = Interrupt(value=value) if id is None else Interrupt(value=value, id=id)
         super().__init__([interrupt])
 
