@@ -27,20 +27,18 @@ __all__ = [
 class Scratchpad:
     """Per-task interrupt state: resume values given so far and how many were consumed."""
 
-    __slots__ = ("has_checkpointer", "interrupt_id", "null_resume", "resume", "used")
+    __slots__ = ("interrupt_id", "null_resume", "resume", "used")
 
     def __init__(
         self,
         interrupt_id: str,
         resume: list[Any] | None = None,
         *,
-        has_checkpointer: bool = True,
         null_resume: list[Any] | None = None,
     ) -> None:
         self.interrupt_id = interrupt_id
         self.resume = resume if resume is not None else []
         self.used = 0
-        self.has_checkpointer = has_checkpointer
         # A resume value no waiting task claimed; the first new interrupt() takes it.
         self.null_resume = null_resume if null_resume is not None else []
 

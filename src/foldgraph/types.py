@@ -11,6 +11,8 @@ import pickle
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
+from langchain_core.messages.tool import ToolOutputMixin
+
 from foldgraph._context import TASK_SCOPE, interrupt_id
 from foldgraph._kernel.channels import Overwrite
 from foldgraph._kernel.schema import object_fields
@@ -82,8 +84,11 @@ class Send:
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
-class Command(Generic[N]):
+class Command(Generic[N], ToolOutputMixin):
     """Update state and/or route from a node; resume an interrupted run from input.
+
+    A `ToolOutputMixin`, as in LangGraph: a tool returning a `Command` has it passed
+    through by langchain-core instead of wrapped in a `ToolMessage`.
 
     >>> Command(update={"foo": "bar"}, goto="other")
     Command(update={'foo': 'bar'}, goto='other')
@@ -264,15 +269,9 @@ def interrupt(value: Any) -> Any:
     if scope is None:
         raise RuntimeError(
             "interrupt() was called outside a running graph node. Call it from inside a "
-            "node (or a tool run by a node) of a graph compiled with a checkpointer."
+            "node (or a tool run by a node)."
         )
     pad = scope.scratchpad
-    if not pad.has_checkpointer:
-        raise RuntimeError(
-            "interrupt() needs a checkpointer to save the paused run and resume it later: "
-            "compile the graph with `checkpointer=InMemorySaver()` (or another saver) and "
-            'invoke it with config={"configurable": {"thread_id": ...}}.'
-        )
     index = pad.used
     pad.used += 1
     if index < len(pad.resume):

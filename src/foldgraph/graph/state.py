@@ -380,14 +380,21 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         interrupt_after: Sequence[str] | str | None = None,
         debug: bool = False,
         name: str | None = None,
+        strict_updates: bool = False,
     ) -> CompiledStateGraph[StateT, ContextT, InputT, OutputT]:
-        """Validate the graph and build its runnable form."""
+        """Validate the graph and build its runnable form.
+
+        `strict_updates=True` (foldgraph only) makes an update to a key the state
+        does not declare an `InvalidUpdateError` naming the node and key; by default
+        such keys are dropped, as LangGraph drops them.
+        """
         checkpointer = ensure_valid_checkpointer(checkpointer)
         before = _as_node_list(interrupt_before)
         after = _as_node_list(interrupt_after)
         self.validate(interrupt=[*before, *after])
         return CompiledStateGraph(
             builder=self,
+            strict_updates=strict_updates,
             checkpointer=checkpointer,
             cache=cache,
             store=store,
@@ -417,8 +424,14 @@ def join_channel(starts: Sequence[str], end: str) -> str:
 class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
     """A `StateGraph` ready to run: the kernel spec plus how to call each node."""
 
-    def __init__(self, *, builder: StateGraph[Any, Any, Any, Any], **kwargs: Any) -> None:
-        spec, runners, order = _build(builder)
+    def __init__(
+        self,
+        *,
+        builder: StateGraph[Any, Any, Any, Any],
+        strict_updates: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        spec, runners, order = _build(builder, strict_updates=strict_updates)
         state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
         super().__init__(
             spec=spec,
@@ -445,6 +458,8 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
 
 def _build(
     builder: StateGraph[Any, Any, Any, Any],
+    *,
+    strict_updates: bool = False,
 ) -> tuple[GraphSpec, dict[str, NodeRunner], list[str]]:
     channels: dict[str, BaseChannel] = dict(builder.channels)
     channels[START] = EphemeralValue(Any, key=START)
@@ -494,6 +509,7 @@ def _build(
         branches=tuple(builder.branches.get(START, {}).items()),
         state_keys=tuple(state_keys),
         message_keys=message_keys,
+        strict_updates=strict_updates,
     )
     for name, node in builder.nodes.items():
         schema_fields_ = builder.schemas.get(
@@ -517,6 +533,7 @@ def _build(
             retry_policy=node.retry_policy,
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},
+            strict_updates=strict_updates,
         )
     return GraphSpec.build(channels, node_specs), runners, list(builder.nodes)
 

@@ -9,6 +9,7 @@ adds the running API on top.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,6 +27,8 @@ from foldgraph.pregel._protocol import NULL_TASK_ID
 from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
 __all__ = ["GraphCore"]
+
+logger = logging.getLogger("foldgraph.pregel")
 
 
 class GraphCore:
@@ -117,13 +120,20 @@ class GraphCore:
 
     def _input_update_writes(self, command: Command[Any]) -> list[tuple[str, Any]]:
         pairs = command._update_as_tuples()
-        writable = set(self.spec.channels)
+        writable = self.spec.channels
         unknown = [k for k, _ in pairs if k not in writable]
         if unknown:
-            raise InvalidUpdateError(
-                f"Command(update=...) names unknown state key(s) {unknown}; the graph's "
-                f"state has keys {self.state_channels}."
-            )
+            if self.runners[START].strict_updates:
+                raise InvalidUpdateError(
+                    f"Command(update=...) names unknown state key(s) {unknown}; the graph's "
+                    f"state has keys {self.state_channels}. (This check is on because the "
+                    "graph was compiled with strict_updates=True.)"
+                )
+            for key in unknown:
+                logger.warning(
+                    "Task __input__ with path () wrote to unknown channel %s, ignoring it.", key
+                )
+            pairs = [(k, v) for k, v in pairs if k in writable]
         self.runners[START]._give_ids(pairs)
         return list(pairs)
 
@@ -251,7 +261,7 @@ class GraphCore:
                 is_node = runner.action is not None and runner.action.is_subgraph
                 state = sub_config if is_node else None
                 if subgraphs and sub_cp is not None:
-                    saved = sub_cp.get_tuple(sub_config)
+                    saved = sub_cp._stored_tuple(sub_config)
                     if saved is not None:
                         parent_map = dict(checkpoint_map or {checkpoint_ns: snapshot.id})
                         state = sub._state_from_tuple(

@@ -69,7 +69,7 @@ def verify_replay(graph: GraphCore, config: dict[str, Any]) -> ReplayReport:
     list_config = {
         CONF: {"thread_id": conf.get("thread_id"), "checkpoint_ns": conf.get("checkpoint_ns", "")}
     }
-    saved = list(saver.list(list_config))
+    saved = list(saver._stored_list(list_config))
     saved.reverse()  # oldest first
     by_id = {s.checkpoint["id"]: s for s in saved}
     checked = 0

@@ -9,6 +9,7 @@ checkpoints and yields stream chunks (`Emit`). Drivers only run node code.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
@@ -43,7 +44,8 @@ from foldgraph.types import Command, Interrupt
 
 __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
 
-DEFAULT_RECURSION_LIMIT = 25
+# LangGraph's default, and its environment override, read once at import as it does.
+DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 EMPTY = Snapshot(step=-2)
 
 
@@ -274,8 +276,8 @@ class Run:
                 raise EmptyInputError("Received empty Command input")
             if value.resume is not None and self.checkpointer is None:
                 raise RuntimeError(
-                    "Cannot resume with Command(resume=...) without a checkpointer: compile "
-                    "the graph with `checkpointer=InMemorySaver()` and pass a thread_id."
+                    "Cannot use Command(resume=...) without checkpointer: compile the graph "
+                    "with `checkpointer=InMemorySaver()` and pass a thread_id."
                 )
             writes: list[tuple[str, Any]] = []
             if value.update is not None:
@@ -324,7 +326,7 @@ class Run:
         if self.checkpointer is None:
             self.snapshot = self.graph._empty
             return False
-        saved = self.checkpointer.get_tuple(self._load_config())
+        saved = self.checkpointer._stored_tuple(self._load_config())
         if saved is None:
             self.snapshot = self.graph._empty
             return False

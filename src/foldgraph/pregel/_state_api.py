@@ -71,7 +71,7 @@ def get_state(self: GraphCore, config: dict[str, Any], *, subgraphs: bool = Fals
     saver = _saver(self)
     ns = _ns(config)
     target = _delegate(self, config) if ns else self
-    saved = saver.get_tuple(config)
+    saved = saver._stored_tuple(config)
     thread_id = config.get(CONF, {}).get("thread_id")
     if saved is None:
         return StateSnapshot(
@@ -112,7 +112,7 @@ def get_state_history(
     list_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": ns}}
     if config.get(CONF, {}).get("checkpoint_id"):
         list_config[CONF]["checkpoint_id"] = config[CONF]["checkpoint_id"]
-    for saved in saver.list(list_config, filter=filter, before=before, limit=limit):
+    for saved in saver._stored_list(list_config, filter=filter, before=before, limit=limit):
         yield target._state_from_tuple(saved, ns, thread_id, apply_pending=False)
 
 
@@ -184,7 +184,7 @@ def bulk_update_state(
         raise ValueError("No updates provided")
     ns = _ns(config)
     target = _delegate(self, config) if ns else self
-    saved = saver.get_tuple(config)
+    saved = saver._stored_tuple(config)
     fresh = saved is None
     # A thread with no checkpoint starts just before step 0, as after an input step.
     snapshot = (

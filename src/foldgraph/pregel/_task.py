@@ -67,7 +67,6 @@ def _scope(run: Run, task: Task, step: int) -> TaskScope:
     pad = Scratchpad(
         run.task_interrupt_id(task),
         run.resume_values(task),
-        has_checkpointer=run.checkpointer is not None,
         null_resume=run.null_resume,
     )
     return TaskScope(config, runtime, pad)
