@@ -25,9 +25,9 @@ from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
 from foldgraph._shell.coerce import is_schema_class, schema_fields
 from foldgraph._shell.node import action_for, node_name
 from foldgraph.constants import END, NS_END, NS_SEP, ROOT, START, TASKS
-from foldgraph.graph._branch import Branch
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
+from foldgraph.pregel._branch import Branch
 from foldgraph.types import CachePolicy, Command, RetryPolicy, ensure_valid_checkpointer
 
 __all__ = ["CompiledStateGraph", "StateGraph"]
@@ -544,7 +544,7 @@ def _build(
         node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
         runners[name] = NodeRunner(
             name=name,
-            action=action_for(node.runnable, name),
+            action=action_for(node.runnable, name, is_subgraph=isinstance(node.runnable, Pregel)),
             input_schema=node.input_schema,
             writable=frozenset(builder.channels),
             managed_keys=frozenset(builder.managed),
