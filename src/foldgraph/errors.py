@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from enum import Enum
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
+
+from foldgraph._kernel.errors import (
+    EmptyChannelError,
+    ErrorCode,
+    ImmutableStateError,
+    InvalidUpdateError,
+    create_error_message,
+)
 
 __all__ = [
     "EmptyChannelError",
@@ -28,33 +35,8 @@ __all__ = [
 ]
 
 
-class ErrorCode(Enum):
-    GRAPH_RECURSION_LIMIT = "GRAPH_RECURSION_LIMIT"
-    INVALID_CONCURRENT_GRAPH_UPDATE = "INVALID_CONCURRENT_GRAPH_UPDATE"
-    INVALID_GRAPH_NODE_RETURN_VALUE = "INVALID_GRAPH_NODE_RETURN_VALUE"
-    MULTIPLE_SUBGRAPHS = "MULTIPLE_SUBGRAPHS"
-    INVALID_CHAT_HISTORY = "INVALID_CHAT_HISTORY"
-
-
-def create_error_message(*, message: str, error_code: ErrorCode) -> str:
-    """Append the troubleshooting link LangGraph users already know."""
-    return (
-        f"{message}\n"
-        "For troubleshooting, visit: https://docs.langchain.com/oss/python/langgraph/"
-        f"errors/{error_code.value}"
-    )
-
-
 class GraphRecursionError(RecursionError):
     """The run took more supersteps than `recursion_limit` allows."""
-
-
-class InvalidUpdateError(Exception):
-    """A node or caller wrote an update the state cannot accept."""
-
-
-class EmptyChannelError(Exception):
-    """A channel was read before anything was written to it."""
 
 
 class EmptyInputError(Exception):
@@ -65,8 +47,39 @@ class TaskNotFound(Exception):
     """An executor was asked for a task that does not exist."""
 
 
-class ImmutableStateError(TypeError):
-    """A node tried to change the state it was given instead of returning an update."""
+ResponseT = TypeVar("ResponseT")
+
+
+@dataclasses.dataclass(frozen=True)
+class Interrupt(Generic[ResponseT]):
+    """A value surfaced to the caller when a node calls `interrupt()`.
+
+    `response_schema` is the JSON schema the answer must match, when the node
+    asked with `interrupt(value, response_schema=...)`. Public as
+    `foldgraph.types.Interrupt`; defined here because `GraphInterrupt` carries them.
+    """
+
+    value: Any
+    id: str = "placeholder-id"
+    response_schema: type[ResponseT] | dict[str, Any] | None = dataclasses.field(
+        default=None, kw_only=True
+    )
+
+    @classmethod
+    def from_ns(
+        cls,
+        value: Any,
+        ns: str,
+        *,
+        response_schema: type[ResponseT] | dict[str, Any] | None = None,
+    ) -> Interrupt[ResponseT]:
+        """An interrupt whose id is derived from a task's checkpoint namespace."""
+        from foldgraph._context import interrupt_id
+
+        return cls(value=value, id=interrupt_id(ns), response_schema=response_schema)
+
+
+Interrupt.__module__ = "foldgraph.types"
 
 
 class GraphBubbleUp(Exception):
@@ -88,8 +101,6 @@ class NodeInterrupt(GraphInterrupt):
     """Legacy form of `interrupt()`: raise it in a node to stop the run."""
 
     def __init__(self, value: Any, id: str | None = None) -> None:
-        from foldgraph.types import Interrupt
-
         interrupt = Interrupt(value=value) if id is None else Interrupt(value=value, id=id)
         super().__init__([interrupt])
 

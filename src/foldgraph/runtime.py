@@ -6,6 +6,8 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
+from foldgraph._context import current_runtime
+
 __all__ = [
     "DEFAULT_RUNTIME",
     "BaseUser",
@@ -113,6 +115,4 @@ DEFAULT_RUNTIME: Runtime[Any] = Runtime()
 
 def get_runtime(context_schema: Any = None) -> Runtime[Any]:
     """The runtime of the node currently running (raises outside a run)."""
-    from foldgraph._shell.context import current_runtime
-
     return current_runtime()

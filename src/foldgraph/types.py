@@ -17,6 +17,11 @@ from langchain_core.messages.tool import ToolOutputMixin
 from langchain_core.runnables import RunnableConfig
 from typing_extensions import TypeAliasType, TypedDict
 
+from foldgraph._context import TASK_SCOPE, interrupt_id
+from foldgraph._kernel.channels import Overwrite
+from foldgraph._kernel.schema import object_fields
+from foldgraph.errors import GraphInterrupt, Interrupt
+
 __all__ = [
     "All",
     "CacheKey",
@@ -102,34 +107,6 @@ class Send:
         )
 
 
-@dataclasses.dataclass(frozen=True)
-class Interrupt(Generic[ResponseT]):
-    """A value surfaced to the caller when a node calls `interrupt()`.
-
-    `response_schema` is the JSON schema the answer must match, when the node
-    asked with `interrupt(value, response_schema=...)`.
-    """
-
-    value: Any
-    id: str = "placeholder-id"
-    response_schema: type[ResponseT] | dict[str, Any] | None = dataclasses.field(
-        default=None, kw_only=True
-    )
-
-    @classmethod
-    def from_ns(
-        cls,
-        value: Any,
-        ns: str,
-        *,
-        response_schema: type[ResponseT] | dict[str, Any] | None = None,
-    ) -> Interrupt[ResponseT]:
-        """An interrupt whose id is derived from a task's checkpoint namespace."""
-        from foldgraph._shell.interrupts import interrupt_id
-
-        return cls(value=value, id=interrupt_id(ns), response_schema=response_schema)
-
-
 @dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
 class Command(Generic[N], ToolOutputMixin):
     """Update state and/or route from a node; resume an interrupted run from input.
@@ -167,8 +144,6 @@ class Command(Generic[N], ToolOutputMixin):
             isinstance(t, tuple) and len(t) == 2 and isinstance(t[0], str) for t in update
         ):
             return tuple(update)
-        from foldgraph._shell.coerce import object_fields
-
         fields = object_fields(update)
         if fields is not None:
             return tuple(fields.items())
@@ -179,18 +154,6 @@ class Command(Generic[N], ToolOutputMixin):
         if isinstance(goto, Send | str):
             return (goto,)
         return tuple(goto or ())
-
-
-@dataclasses.dataclass(frozen=True)
-class Overwrite:
-    """Replace a reducer channel's value, bypassing the reducer, for one write.
-
-    `type` lets a channel recognise the write after a JSON round trip, as
-    `{"type": "__overwrite__", "value": ...}`.
-    """
-
-    value: Any
-    type: Literal["__overwrite__"] = "__overwrite__"
 
 
 def default_retry_on(exc: Exception) -> bool:
@@ -385,14 +348,51 @@ def interrupt(value: Any, *, response_schema: dict[str, Any] | type | None = Non
     `errors.is_invalid_resume` if it does not fit); a dict schema is passed on
     as it is.
     """
-    from foldgraph._shell.interrupts import interrupt as _interrupt
-
     if response_schema is None or isinstance(response_schema, dict):
-        return _interrupt(value, response_schema, None)
-    from pydantic import TypeAdapter
+        adapter = None
+    else:
+        from pydantic import TypeAdapter
 
-    adapter = TypeAdapter(response_schema)
-    return _interrupt(value, adapter.json_schema(), adapter)
+        adapter = TypeAdapter(response_schema)
+        response_schema = adapter.json_schema()
+    scope = TASK_SCOPE.get()
+    if scope is None:
+        raise RuntimeError(
+            "interrupt() was called outside a running graph node. Call it from inside a "
+            "node (or a tool run by a node)."
+        )
+    pad = scope.scratchpad
+    index = pad.used
+    pad.used += 1
+    if index < len(pad.resume):
+        return _validated(adapter, pad.resume[index])
+    if pad.null_resume:
+        try:
+            answer = pad.null_resume.pop()
+        except IndexError:
+            pass
+        else:
+            validated = _validated(adapter, answer)
+            pad.resume.append(answer)
+            return validated
+    # Each interrupt of a task has its own id, so a resume map can address it.
+    iid = pad.interrupt_id if index == 0 else interrupt_id(f"{pad.interrupt_id}#{index}")
+    raise GraphInterrupt((Interrupt(value=value, id=iid, response_schema=response_schema),))
+
+
+def _validated(adapter: Any, value: Any) -> Any:
+    """The resume value checked against the schema; a misfit is marked as an invalid resume."""
+    if adapter is None:
+        return value
+    from pydantic import ValidationError
+
+    from foldgraph.errors import _mark_invalid_resume
+
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as exc:
+        _mark_invalid_resume(exc)
+        raise
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)

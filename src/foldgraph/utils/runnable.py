@@ -67,10 +67,11 @@ class RunnableCallable(Runnable):
         kwargs = dict(self.kwargs)
         if not self.func_accepts:
             return kwargs
-        from foldgraph._shell.context import RUN_RUNTIME
+        from foldgraph._context import TASK_SCOPE
         from foldgraph.runtime import DEFAULT_RUNTIME
 
-        runtime = RUN_RUNTIME.get() or DEFAULT_RUNTIME
+        scope = TASK_SCOPE.get()
+        runtime = scope.runtime if scope is not None else DEFAULT_RUNTIME
         for param in self.func_accepts:
             if param == "config":
                 kwargs["config"] = config
