@@ -22,6 +22,11 @@ import immutables
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
 
+from foldgraph._deprecated import (
+    checkpoint_during_as_durability,
+    config_model,
+    warn_config_schema,
+)
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.frozen import as_map
@@ -111,6 +116,18 @@ class Pregel(StateAPI, Runnable[Any, Any]):
     def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
         base = name or self.name
         return f"{base}{suffix}" if suffix else base
+
+    def config_schema(self, *, include: Sequence[str] | None = None) -> Any:
+        """Deprecated (LangGraph 1.0): a pydantic model of the config, `configurable` typed
+        by the context schema."""
+        warn_config_schema("config_schema")
+        return config_model(self.get_name("Config"), self.context_schema, include)
+
+    def get_config_jsonschema(self, *, include: Sequence[str] | None = None) -> dict[str, Any]:
+        """Deprecated (LangGraph 1.0): the JSON schema of `config_schema()`."""
+        warn_config_schema("get_config_jsonschema")
+        model = config_model(self.get_name("Config"), self.context_schema, include)
+        return model.model_json_schema()
 
     def with_config(self, config: RunnableConfig | None = None, **kwargs: Any) -> Pregel:
         import copy
@@ -683,6 +700,7 @@ class Pregel(StateAPI, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding chunks of the requested stream mode(s) as they happen."""
+        durability = checkpoint_during_as_durability(durability, kwargs)
         run, custom, single = self._stream_run(
             input,
             config,
@@ -725,6 +743,7 @@ class Pregel(StateAPI, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async twin of `stream`."""
+        durability = checkpoint_during_as_durability(durability, kwargs)
         run, custom, single = self._stream_run(
             input,
             config,
@@ -765,6 +784,7 @@ class Pregel(StateAPI, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> Any:
         """Run the graph to the end and return its output (or the chunks of `stream_mode`)."""
+        durability = checkpoint_during_as_durability(durability, kwargs)
         if stream_mode != "values":
             return list(
                 self.stream(
@@ -820,6 +840,7 @@ class Pregel(StateAPI, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> Any:
         """Async twin of `invoke`."""
+        durability = checkpoint_during_as_durability(durability, kwargs)
         if stream_mode != "values":
             return [
                 c
