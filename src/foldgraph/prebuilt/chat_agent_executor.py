@@ -101,10 +101,7 @@ StateSchemaType = type[Any]
 PROMPT_RUNNABLE_NAME = "Prompt"
 
 Prompt = (
-    SystemMessage
-    | str
-    | Callable[[Any], LanguageModelInput]
-    | Runnable[Any, LanguageModelInput]
+    SystemMessage | str | Callable[[Any], LanguageModelInput] | Runnable[Any, LanguageModelInput]
 )
 
 _NEED_MORE_STEPS = "Sorry, need more steps to process this request."
@@ -138,9 +135,7 @@ def _get_prompt_runnable(prompt: Prompt | None) -> Runnable:
     if inspect.iscoroutinefunction(prompt):
 
         def _no_sync(_state: Any) -> Any:
-            raise TypeError(
-                "An async prompt function needs the async API (ainvoke, astream, ...)."
-            )
+            raise TypeError("An async prompt function needs the async API (ainvoke, astream, ...).")
 
         return RunnableLambda(_no_sync, afunc=prompt, name=PROMPT_RUNNABLE_NAME)
     if callable(prompt):
@@ -238,9 +233,7 @@ class _Node(Runnable[Any, Any]):
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         return self._func(input, _current_runtime(), config or {})
 
-    async def ainvoke(
-        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
-    ) -> Any:
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         return await self._afunc(input, _current_runtime(), config or {})
 
 
@@ -561,9 +554,7 @@ def create_react_agent(
         return entrypoint
 
     if return_direct:
-        workflow.add_conditional_edges(
-            "tools", route_tool_responses, path_map=[entrypoint, END]
-        )
+        workflow.add_conditional_edges("tools", route_tool_responses, path_map=[entrypoint, END])
     else:
         workflow.add_edge("tools", entrypoint)
     return compiled()

@@ -96,9 +96,7 @@ TOOL_INVOCATION_ERROR_TEMPLATE = (
 )
 
 InputType = Literal["list", "dict", "tool_calls"]
-ErrorHandling = (
-    bool | str | Callable[..., str] | type[Exception] | tuple[type[Exception], ...]
-)
+ErrorHandling = bool | str | Callable[..., str] | type[Exception] | tuple[type[Exception], ...]
 
 
 # --------------------------------------------------------------------------- injection markers
@@ -379,9 +377,7 @@ def _infer_handled_types(handler: Callable[..., str]) -> tuple[type[Exception], 
     )
 
 
-def _filter_validation_errors(
-    error: ValidationError, injected: _InjectedArgs | None
-) -> list[Any]:
+def _filter_validation_errors(error: ValidationError, injected: _InjectedArgs | None) -> list[Any]:
     """The validation errors about arguments the model controls, without injected values."""
     hidden: set[str] = set()
     if injected:
@@ -500,9 +496,7 @@ class ToolNode(Runnable[Any, Any]):
                 )
         return self._combine_outputs(outputs, input_type)
 
-    async def ainvoke(
-        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
-    ) -> Any:
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         config = ensure_config(config)
         calls, input_type = self._parse_input(input)
         runtimes = self._runtimes(input, calls, config, _current_runtime())
@@ -590,9 +584,7 @@ class ToolNode(Runnable[Any, Any]):
         except Exception as e:
             return self._wrapper_failed(e, request)
 
-    async def _arun_one(
-        self, call: ToolCall, input_type: InputType, runtime: ToolRuntime
-    ) -> Any:
+    async def _arun_one(self, call: ToolCall, input_type: InputType, runtime: ToolRuntime) -> Any:
         request = self._request(call, runtime)
         if self._awrap_tool_call is None and self._wrap_tool_call is None:
             return await self._aexecute(request, input_type)
@@ -790,9 +782,7 @@ class ToolNode(Runnable[Any, Any]):
         out: list[Any] = []
         for item in response:
             if isinstance(item, Command):
-                out.append(
-                    self._validate_command(item, call, input_type, require_terminator=False)
-                )
+                out.append(self._validate_command(item, call, input_type, require_terminator=False))
             else:
                 item.content = cast("str | list", msg_content_output(item.content))
                 out.append(item)
