@@ -301,7 +301,7 @@ class Pregel(StateAPI, Runnable[Any, Any]):
                 output, from_subgraph=runner.action is not None and runner.action.is_subgraph
             )
         if runner.branches and branch_results is None:
-            branch_results = self._route(run, task, runner, result, config, runtime)
+            branch_results = self._route(run, task, runner, result, config, runtime, output)
         if run.messages is not None and not runner.is_start:
             from foldgraph._shell.messages import namespace_of
 
@@ -325,14 +325,13 @@ class Pregel(StateAPI, Runnable[Any, Any]):
         result: NodeOutput,
         config: dict[str, Any],
         runtime: Any,
+        output: Any = None,
     ) -> list[Any]:
-        from foldgraph._kernel.fold import read_fresh
-        from foldgraph._shell.coerce import to_schema
-
-        state = read_fresh(self.spec, run.snapshot, result.writes, self.state_channels)
+        values = runner.branch_inputs(
+            self.spec, run.snapshot, result.writes, self.state_channels, output
+        )
         out = []
-        for (_, branch), action in zip(runner.branches, runner.branch_actions, strict=True):
-            value = to_schema(branch.input_schema, state) if branch.input_schema else state
+        for action, value in zip(runner.branch_actions, values, strict=True):
             res = action.call(value, config, runtime)
             if asyncio.iscoroutine(res):
                 res = _run_coroutine(res)
@@ -439,9 +438,6 @@ class Pregel(StateAPI, Runnable[Any, Any]):
         config: dict[str, Any],
         runtime: Any,
     ) -> list[Any]:
-        from foldgraph._kernel.fold import read_fresh
-        from foldgraph._shell.coerce import to_schema
-
         result = (
             runner.start_writes(output)
             if runner.is_start
@@ -449,10 +445,11 @@ class Pregel(StateAPI, Runnable[Any, Any]):
                 output, from_subgraph=bool(runner.action and runner.action.is_subgraph)
             )
         )
-        state = read_fresh(self.spec, run.snapshot, result.writes, self.state_channels)
+        values = runner.branch_inputs(
+            self.spec, run.snapshot, result.writes, self.state_channels, output
+        )
         out = []
-        for (_, branch), action in zip(runner.branches, runner.branch_actions, strict=True):
-            value = to_schema(branch.input_schema, state) if branch.input_schema else state
+        for action, value in zip(runner.branch_actions, values, strict=True):
             if action.is_async or action.is_runnable:
                 out.append(await action.acall(value, config, runtime))
             else:
