@@ -22,6 +22,7 @@ from pyrsistent import pmap, pvector
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector
+from foldgraph._kernel.add_messages import messages_monoid
 from foldgraph._kernel.message_log import (
     _GONE,
     REMOVE_ALL_MESSAGES,
@@ -31,10 +32,9 @@ from foldgraph._kernel.message_log import (
     lift_messages,
     merge_lists,
     merge_update,
-    messages_monoid,
     minted_id,
 )
-from foldgraph._kernel.monoid import monoid_for
+from foldgraph._kernel.reducers import monoid_for
 from foldgraph.graph.message import add_messages
 
 MONOID = messages_monoid()

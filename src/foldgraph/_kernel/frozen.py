@@ -35,13 +35,14 @@ import immutables
 from pyrsistent import PMap, pmap, pvector
 
 from foldgraph._kernel._vector import Vector
-from foldgraph.errors import ImmutableStateError
+from foldgraph._kernel.errors import ImmutableStateError
 
 __all__ = [
     "FrozenBytes",
     "FrozenDict",
     "FrozenList",
     "FrozenSet",
+    "copy_plain",
     "freeze",
     "is_stored_form",
     "thaw",
@@ -162,6 +163,39 @@ def thaw(stored: Any) -> Any:
     if t is Vector:
         return list(stored.to_tuple())
     return stored
+
+
+_CONTAINERS = frozenset({list, dict, set, tuple, bytearray, *_THAW})
+
+
+def _holds_containers(items: Any) -> bool:
+    # `map(type, ...)` and `set` run in C: ~13 ns per item, no Python frame per item.
+    return not _CONTAINERS.isdisjoint(set(map(type, items)))
+
+
+def copy_plain(value: Any) -> Any:
+    """A private plain copy of every list, dict, set and bytearray in `value`, at any depth.
+
+    Objects that are not containers (messages, models) are shared. This is for
+    the read APIs off the hot loop (the saver's raw reads), where a caller may
+    keep and change what it got; a list or dict whose items hold no container
+    is copied in C without a Python-level walk.
+    """
+    t = type(value)
+    if t is Vector:
+        value, t = value.to_tuple(), list
+    make = _THAW.get(t) or (t if t in _CONTAINERS else None)
+    if make is None:
+        return value
+    if make is dict:
+        if _holds_containers(value.values()):
+            return {k: copy_plain(v) for k, v in value.items()}
+        return dict(value)
+    if make is list or make is tuple:
+        if _holds_containers(value):
+            return make(map(copy_plain, value))
+        return make(value)
+    return make(value)
 
 
 def is_stored_form(value: Any) -> bool:

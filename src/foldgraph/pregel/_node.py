@@ -25,7 +25,7 @@ from foldgraph.errors import (
     ParentCommand,
     create_error_message,
 )
-from foldgraph.graph._branch import Branch
+from foldgraph.pregel._branch import Branch
 from foldgraph.types import CachePolicy, Command, RetryPolicy, Send
 
 __all__ = ["NodeOutput", "NodeRunner"]
@@ -91,6 +91,8 @@ class NodeRunner:
     root: bool = False
     message_keys: frozenset[str] = frozenset()
     node_names: frozenset[str] = frozenset()
+    strict_updates: bool = False
+    """Reject updates to keys the state does not declare (LangGraph drops them)."""
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
 
     @classmethod
@@ -103,10 +105,12 @@ class NodeRunner:
         state_keys: tuple[str, ...],
         message_keys: frozenset[str] = frozenset(),
         branch_reads: tuple[tuple[tuple[str, ...], Any], ...] = (),
+        strict_updates: bool = False,
     ) -> NodeRunner:
         return cls(
             name=START,
             branch_reads=branch_reads,
+            strict_updates=strict_updates,
             message_keys=message_keys,
             action=None,
             input_keys=input_keys,
@@ -297,15 +301,20 @@ class NodeRunner:
     def _checked(self, update: Mapping[str, Any], from_subgraph: bool) -> dict[str, Any]:
         if type(update) is dict and all(k in self.writable for k in update):
             return dict(update)
+        if self.strict_updates and not from_subgraph:
+            self._reject_unknown(update)
+        return {k: v for k, v in update.items() if k in self.writable}
+
+    def _reject_unknown(self, update: Mapping[str, Any]) -> None:
         unknown = [k for k in update if k not in self.writable and k not in self.managed_keys]
-        if unknown and not from_subgraph:
+        if unknown:
             raise InvalidUpdateError(
                 f"Node '{self.name}' returned an update for unknown state key(s) "
                 f"{', '.join(repr(k) for k in unknown)}; the graph's state has keys "
                 f"{sorted(self.writable)}. Declare the key in the state schema (or in a schema "
-                "a node reads), or stop returning it."
+                "a node reads), or stop returning it. (This check is on because the graph "
+                "was compiled with strict_updates=True.)"
             )
-        return {k: v for k, v in update.items() if k in self.writable}
 
     def _command(
         self, command: Command[Any], writes: Writes, updates: list[dict[str, Any]]
