@@ -17,6 +17,7 @@ import pytest
 from langchain_core.tools import tool
 
 from foldgraph.checkpoint.memory import InMemorySaver
+from foldgraph.errors import InvalidUpdateError
 from foldgraph.graph import END, START, StateGraph
 from foldgraph.types import Command, Interrupt, interrupt
 
@@ -528,20 +529,94 @@ def test_human_approval_through_a_tool() -> None:
     assert calls == {"agent": 4}
 
 
-@pytest.mark.foldgraph_only
-def test_interrupt_without_checkpointer_raises() -> None:
-    # LangGraph returns the interrupt and cannot resume; foldgraph refuses up front.
+def _ask_after_a(calls: dict[str, int]) -> Any:
+    """START -> a -> ask (interrupt), compiled without a checkpointer."""
+    builder = StateGraph(State)
+    builder.add_node("a", _logger("a", calls))
+    builder.add_node("ask", _asker("ask", calls))
+    builder.add_edge(START, "a")
+    builder.add_edge("a", "ask")
+    return builder.compile()
+
+
+def test_interrupt_without_checkpointer_is_returned_in_the_output() -> None:
+    calls: dict[str, int] = {}
+    app = _ask_after_a(calls)
+    out = app.invoke({"log": []})
+    (pending,) = out.pop("__interrupt__")
+    assert out == {"log": ["a"]}
+    assert pending.value == "q-ask"
+    assert HEX32.match(pending.id)
+    # nothing was saved: a second invoke is a new run from its input
+    again = app.invoke({"log": ["x"]})
+    assert again["log"] == ["x", "a"]
+    assert [i.value for i in again["__interrupt__"]] == ["q-ask"]
+    assert calls == {"a": 2, "ask": 2}
+    with pytest.raises(RuntimeError, match=re.escape("Cannot use Command(resume=...) without")):
+        app.invoke(Command(resume="yes"))
+    assert calls == {"a": 2, "ask": 2}
+
+
+def test_interrupt_without_checkpointer_streams() -> None:
+    app = _ask_after_a({})
+    values = list(app.stream({"log": []}, stream_mode="values"))
+    (pending,) = values[-1]["__interrupt__"]
+    assert values == [{"log": []}, {"log": ["a"]}, {"log": ["a"], "__interrupt__": (pending,)}]
+    assert pending.value == "q-ask"
+    # each run is new (LangGraph's ids are random without a checkpointer)
+    updates = list(app.stream({"log": []}, stream_mode="updates"))
+    (pending,) = updates[-1]["__interrupt__"]
+    assert updates == [{"a": {"log": ["a"]}}, {"__interrupt__": (pending,)}]
+    assert pending.value == "q-ask"
+    assert list(app.stream({"log": []}, stream_mode="checkpoints")) == []
+
+
+def test_interrupt_without_checkpointer_in_a_subgraph_and_async() -> None:
+    inner = StateGraph(State)
+    inner.add_node("deep", _asker("deep", {}))
+    inner.add_edge(START, "deep")
+    outer = StateGraph(State)
+    outer.add_node("sub", inner.compile())
+    outer.add_edge(START, "sub")
+    app = outer.compile()
+    out = app.invoke({"log": ["x"]})
+    assert out["log"] == ["x"]
+    assert [i.value for i in out["__interrupt__"]] == ["q-deep"]
+    out = asyncio.run(_ask_after_a({}).ainvoke({"log": []}))
+    assert out["log"] == ["a"]
+    assert [i.value for i in out["__interrupt__"]] == ["q-ask"]
+
+
+def test_static_breakpoint_without_checkpointer_stops_the_run() -> None:
     calls: dict[str, int] = {}
     builder = StateGraph(State)
-    builder.add_node("ask", _asker("ask", calls))
-    builder.add_edge(START, "ask")
-    app = builder.compile()
-    with pytest.raises(RuntimeError, match="checkpointer"):
-        app.invoke({"log": []})
-    assert calls == {"ask": 1}
+    builder.add_node("a", _logger("a", calls))
+    builder.add_edge(START, "a")
+    assert builder.compile(interrupt_before=["a"]).invoke({"log": []}) == {"log": []}
+    assert calls == {}
 
 
 # -- Command as input --------------------------------------------------------------------------
+
+
+def test_command_input_with_an_unknown_key_is_ignored_with_a_log(caplog: Any) -> None:
+    calls: dict[str, int] = {}
+    app = _chain(calls, NoteState)
+    app.invoke({"log": []}, _cfg())
+    with caplog.at_level("WARNING"):
+        out = app.invoke(Command(update={"note": "n", "zz": 1}), _cfg())
+    assert out == {"log": ["a", "b", "c"], "note": "n"}
+    assert [r.getMessage() for r in caplog.records] == [
+        "Task __input__ with path () wrote to unknown channel zz, ignoring it."
+    ]
+
+
+@pytest.mark.foldgraph_only  # opt-in: compile(strict_updates=True)
+def test_command_input_with_an_unknown_key_raises_with_strict_updates() -> None:
+    app = _chain({}, NoteState, strict_updates=True)
+    app.invoke({"log": []}, _cfg())
+    with pytest.raises(InvalidUpdateError, match=re.escape("unknown state key(s) ['zz']")):
+        app.invoke(Command(update={"note": "n", "zz": 1}), _cfg())
 
 
 def test_command_update_and_goto_on_a_new_thread() -> None:

@@ -413,14 +413,27 @@ def test_update_state_with_an_unknown_node_raises() -> None:
     assert len(list(app.get_state_history(_cfg()))) == 5
 
 
-@pytest.mark.foldgraph_only
-def test_update_state_with_an_unknown_key_raises() -> None:
-    # LangGraph drops the unknown key silently; foldgraph names it.
+def test_update_state_with_an_unknown_key_drops_it() -> None:
     calls: dict[str, int] = {}
     app = _chain(calls)
     _ran(app)
+    app.update_state(_cfg(), {"zzz": 1}, as_node="a")
+    state = app.get_state(_cfg())
+    assert state.values == {"log": ["a", "b", "c"], "n": 3}
+    assert state.next == ("b",)
+    assert state.metadata == {"source": "update", "step": 4, "parents": {}}
+    assert len(list(app.get_state_history(_cfg()))) == 6
+    assert app.invoke(None, _cfg()) == {"log": ["a", "b", "c", "b", "c"], "n": 5}
+
+
+@pytest.mark.foldgraph_only  # opt-in: compile(strict_updates=True)
+def test_update_state_with_an_unknown_key_raises_with_strict_updates() -> None:
+    calls: dict[str, int] = {}
+    app = _chain(calls, strict_updates=True)
+    _ran(app)
     with pytest.raises(InvalidUpdateError, match="zzz"):
         app.update_state(_cfg(), {"zzz": 1}, as_node="a")
+    assert len(list(app.get_state_history(_cfg()))) == 5
 
 
 def test_update_state_on_a_thread_interrupted_before_c() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, Self, TypeVar
 
 import attrs
+import typing_extensions
 
 from foldgraph._kernel.channels import (
     BaseChannel,
@@ -24,9 +25,9 @@ from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
 from foldgraph._shell.coerce import is_schema_class, schema_fields
 from foldgraph._shell.node import action_for, node_name
 from foldgraph.constants import END, NS_END, NS_SEP, ROOT, START, TASKS
-from foldgraph.graph._branch import Branch
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
+from foldgraph.pregel._branch import Branch
 from foldgraph.types import CachePolicy, Command, RetryPolicy, ensure_valid_checkpointer
 
 __all__ = ["CompiledStateGraph", "StateGraph"]
@@ -73,8 +74,30 @@ def _reducer_arity_ok(fn: Callable[..., Any]) -> tuple[bool, str]:
     return len(positional) == 2, str(sig)
 
 
+_TYPEDDICT_QUALIFIERS = frozenset(
+    q
+    for q in (
+        getattr(typing, "Required", None),
+        getattr(typing, "NotRequired", None),
+        getattr(typing, "ReadOnly", None),
+        typing_extensions.Required,
+        typing_extensions.NotRequired,
+        typing_extensions.ReadOnly,
+    )
+    if q is not None
+)
+
+
+def _strip_qualifiers(annotation: Any) -> Any:
+    """`NotRequired[Annotated[list, add]]` declares the same channel as `Annotated[list, add]`."""
+    while typing.get_origin(annotation) in _TYPEDDICT_QUALIFIERS:
+        annotation = typing.get_args(annotation)[0]
+    return annotation
+
+
 def channel_for(key: str, annotation: Any) -> BaseChannel | str:
     """The channel a state field declares, or the managed-value kind it names."""
+    annotation = _strip_qualifiers(annotation)
     kind = _managed_kind(annotation)
     if kind is not None:
         return kind
@@ -380,8 +403,14 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         interrupt_after: Sequence[str] | str | None = None,
         debug: bool = False,
         name: str | None = None,
+        strict_updates: bool = False,
     ) -> CompiledStateGraph[StateT, ContextT, InputT, OutputT]:
-        """Validate the graph and build its runnable form."""
+        """Validate the graph and build its runnable form.
+
+        `strict_updates=True` (foldgraph only) makes an update to a key the state
+        does not declare an `InvalidUpdateError` naming the node and key; by default
+        such keys are dropped, as LangGraph drops them.
+        """
         checkpointer = ensure_valid_checkpointer(checkpointer)
         if checkpointer not in (None, True, False):
             # A durable saver's serializer may then rebuild the classes the schemas name.
@@ -394,6 +423,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         self.validate(interrupt=[*before, *after])
         return CompiledStateGraph(
             builder=self,
+            strict_updates=strict_updates,
             checkpointer=checkpointer,
             cache=cache,
             store=store,
@@ -423,8 +453,14 @@ def join_channel(starts: Sequence[str], end: str) -> str:
 class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
     """A `StateGraph` ready to run: the kernel spec plus how to call each node."""
 
-    def __init__(self, *, builder: StateGraph[Any, Any, Any, Any], **kwargs: Any) -> None:
-        spec, runners, order = _build(builder)
+    def __init__(
+        self,
+        *,
+        builder: StateGraph[Any, Any, Any, Any],
+        strict_updates: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        spec, runners, order = _build(builder, strict_updates=strict_updates)
         state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
         super().__init__(
             spec=spec,
@@ -451,6 +487,8 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
 
 def _build(
     builder: StateGraph[Any, Any, Any, Any],
+    *,
+    strict_updates: bool = False,
 ) -> tuple[GraphSpec, dict[str, NodeRunner], list[str]]:
     channels: dict[str, BaseChannel] = dict(builder.channels)
     channels[START] = EphemeralValue(Any, key=START)
@@ -500,6 +538,7 @@ def _build(
         branches=tuple(builder.branches.get(START, {}).items()),
         state_keys=tuple(state_keys),
         message_keys=message_keys,
+        strict_updates=strict_updates,
     )
     for name, node in builder.nodes.items():
         schema_fields_ = builder.schemas.get(
@@ -511,7 +550,7 @@ def _build(
         node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
         runners[name] = NodeRunner(
             name=name,
-            action=action_for(node.runnable, name),
+            action=action_for(node.runnable, name, is_subgraph=isinstance(node.runnable, Pregel)),
             input_schema=node.input_schema,
             writable=frozenset(builder.channels),
             managed_keys=frozenset(builder.managed),
@@ -523,6 +562,7 @@ def _build(
             retry_policy=node.retry_policy,
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},
+            strict_updates=strict_updates,
         )
     return GraphSpec.build(channels, node_specs), runners, list(builder.nodes)
 

@@ -24,7 +24,7 @@ from foldgraph.errors import (
     ParentCommand,
     create_error_message,
 )
-from foldgraph.graph._branch import Branch
+from foldgraph.pregel._branch import Branch
 from foldgraph.types import CachePolicy, Command, RetryPolicy, Send
 
 __all__ = ["NodeOutput", "NodeRunner"]
@@ -88,6 +88,8 @@ class NodeRunner:
     root: bool = False
     message_keys: frozenset[str] = frozenset()
     node_names: frozenset[str] = frozenset()
+    strict_updates: bool = False
+    """Reject updates to keys the state does not declare (LangGraph drops them)."""
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
 
     @classmethod
@@ -99,9 +101,11 @@ class NodeRunner:
         branches: tuple[tuple[str, Branch], ...],
         state_keys: tuple[str, ...],
         message_keys: frozenset[str] = frozenset(),
+        strict_updates: bool = False,
     ) -> NodeRunner:
         return cls(
             name=START,
+            strict_updates=strict_updates,
             message_keys=message_keys,
             action=None,
             input_keys=input_keys,
@@ -262,15 +266,20 @@ class NodeRunner:
     def _checked(self, update: Mapping[str, Any], from_subgraph: bool) -> dict[str, Any]:
         if isinstance(update, FrozenDict | dict) and all(k in self.writable for k in update):
             return dict(update)
+        if self.strict_updates and not from_subgraph:
+            self._reject_unknown(update)
+        return {k: v for k, v in update.items() if k in self.writable}
+
+    def _reject_unknown(self, update: Mapping[str, Any]) -> None:
         unknown = [k for k in update if k not in self.writable and k not in self.managed_keys]
-        if unknown and not from_subgraph:
+        if unknown:
             raise InvalidUpdateError(
                 f"Node '{self.name}' returned an update for unknown state key(s) "
                 f"{', '.join(repr(k) for k in unknown)}; the graph's state has keys "
                 f"{sorted(self.writable)}. Declare the key in the state schema (or in a schema "
-                "a node reads), or stop returning it."
+                "a node reads), or stop returning it. (This check is on because the graph "
+                "was compiled with strict_updates=True.)"
             )
-        return {k: v for k, v in update.items() if k in self.writable}
 
     def _command(
         self, command: Command[Any], writes: Writes, updates: list[dict[str, Any]]

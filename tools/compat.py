@@ -1,0 +1,368 @@
+"""Run real LangGraph programs on LangGraph and on foldgraph, and compare what a user sees.
+
+    python -m tools.compat                 # compare foldgraph with the committed golden files
+    python -m tools.compat --record        # (re)record golden files by running LangGraph
+    python -m tools.compat NAME ...        # only these programs
+    python -m tools.compat --diff NAME     # show where one program's output differs
+
+Each program under ``tests/compat/programs/`` is a small file written against
+``langgraph`` imports, reproducing a program from LangGraph's docs, tutorials or
+templates with fake chat models so it runs offline. Its ``main()`` returns a record
+of what a user would see. The golden file ``tests/compat/golden/<name>.json`` is
+that record as produced by LangGraph (run with an interpreter that has langgraph
+installed: ``--langgraph-python``, default ``$LANGGRAPH_PYTHON`` or
+``/work/lgvenv/bin/python``). On foldgraph the same file runs unchanged: an import
+hook maps the import root ``langgraph`` to ``foldgraph``.
+
+Records are normalised before they are compared: messages, snapshots and other
+objects become plain JSON, and generated identifiers (UUIDs, checkpoint ids,
+interrupt ids) and timestamps become placeholders numbered by first appearance,
+so two runs match when they agree on everything but the random parts (and on
+which of those parts are the same id).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import importlib
+import importlib.abc
+import importlib.util
+import inspect
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAMS = ROOT / "tests" / "compat" / "programs"
+GOLDEN = ROOT / "tests" / "compat" / "golden"
+DEFAULT_LANGGRAPH_PYTHON = "/work/lgvenv/bin/python"
+TIMEOUT = 180
+
+
+def program_names() -> list[str]:
+    """Every program in the corpus, by file stem (files starting with ``_`` are helpers)."""
+    return sorted(p.stem for p in PROGRAMS.glob("*.py") if not p.name.startswith("_"))
+
+
+# --- running a program on foldgraph: the import root ``langgraph`` becomes ``foldgraph``
+
+
+class _AliasLoader(importlib.abc.Loader):
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def create_module(self, spec: Any) -> Any:
+        return importlib.import_module(self.target)
+
+    def exec_module(self, module: Any) -> None:
+        return None
+
+
+class _LanggraphToFoldgraph(importlib.abc.MetaPathFinder):
+    """Serves ``langgraph[.x.y]`` as the module ``foldgraph[.x.y]`` (the same object)."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != "langgraph" and not fullname.startswith("langgraph."):
+            return None
+        real = "foldgraph" + fullname[len("langgraph") :]
+        if importlib.util.find_spec(real) is None:
+            # Never fall through to a real langgraph installed beside foldgraph.
+            raise ModuleNotFoundError(f"No module named {real!r}", name=real)
+        is_package = hasattr(importlib.import_module(real), "__path__")
+        return importlib.util.spec_from_loader(fullname, _AliasLoader(real), is_package=is_package)
+
+
+@contextlib.contextmanager
+def langgraph_is_foldgraph() -> Iterator[None]:
+    """Within this block ``import langgraph...`` imports foldgraph's module of that path.
+
+    On exit the finder and every ``langgraph`` alias it created are removed, so the
+    rest of the process (and a real langgraph, if installed) is untouched.
+    """
+    saved = {k: v for k, v in sys.modules.items() if k == "langgraph" or k.startswith("langgraph.")}
+    for key in saved:
+        del sys.modules[key]
+    finder = _LanggraphToFoldgraph()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+        for key in [k for k in sys.modules if k == "langgraph" or k.startswith("langgraph.")]:
+            del sys.modules[key]
+        sys.modules.update(saved)
+
+
+def load_program(name: str) -> Any:
+    """Import one program file as a fresh module (never cached between runs)."""
+    path = PROGRAMS / f"{name}.py"
+    module_name = f"_compat_program_{name}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.modules.pop(module_name, None)
+    return module
+
+
+def run_program(name: str) -> Any:
+    """Import and run ``main()`` of one program; the normalised record it returns."""
+    result = load_program(name).main()
+    if inspect.iscoroutine(result):
+        result = asyncio.run(result)
+    return normalise(to_jsonable(result))
+
+
+def run_on_foldgraph(name: str) -> Any:
+    with langgraph_is_foldgraph():
+        return run_program(name)
+
+
+# --- normalising a record
+
+
+def _message(msg: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": msg.type, "content": to_jsonable(msg.content)}
+    if getattr(msg, "name", None) is not None:
+        out["name"] = msg.name
+    if getattr(msg, "id", None) is not None:
+        out["id"] = msg.id
+    if getattr(msg, "tool_calls", None):
+        out["tool_calls"] = [
+            {"name": c["name"], "args": to_jsonable(c["args"]), "id": c.get("id")}
+            for c in msg.tool_calls
+        ]
+    if getattr(msg, "tool_call_id", None) is not None:
+        out["tool_call_id"] = msg.tool_call_id
+    if getattr(msg, "status", None) not in (None, "success"):
+        out["status"] = msg.status
+    if getattr(msg, "additional_kwargs", None):
+        out["additional_kwargs"] = to_jsonable(msg.additional_kwargs)
+    return out
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Plain JSON for what a program returns: messages, models, records, errors."""
+    if obj is None or isinstance(obj, bool | int | float | str):
+        return obj
+    if isinstance(obj, dict) or (hasattr(obj, "keys") and hasattr(obj, "__getitem__")):
+        return {str(k): to_jsonable(obj[k]) for k in obj.keys()}
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return {"__type__": type(obj).__name__} | {
+            f: to_jsonable(getattr(obj, f)) for f in obj._fields
+        }
+    if isinstance(obj, list | tuple):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, set | frozenset):
+        return sorted((to_jsonable(v) for v in obj), key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(obj, BaseException):
+        return {"__error__": type(obj).__name__, "message": str(obj)}
+    try:
+        from langchain_core.messages import BaseMessage
+    except ImportError:  # pragma: no cover - langchain-core is a dependency
+        BaseMessage = ()
+    if isinstance(obj, BaseMessage):
+        return _message(obj)
+    fields: dict[str, Any] | None = None
+    if hasattr(type(obj), "model_fields") and hasattr(obj, "model_dump"):
+        fields = {k: getattr(obj, k) for k in type(obj).model_fields}
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        fields = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    elif hasattr(obj, "__attrs_attrs__"):
+        fields = {a.name: getattr(obj, a.name) for a in obj.__attrs_attrs__}
+    if fields is not None:
+        return {"__type__": type(obj).__name__} | {k: to_jsonable(v) for k, v in fields.items()}
+    if isinstance(obj, Iterator):
+        return [to_jsonable(v) for v in obj]
+    return {"__type__": type(obj).__name__}
+
+
+_ID = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+    r"|\b[0-9a-f]{32}\b"
+)
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(\+00:00|Z)?")
+
+
+def normalise(record: Any) -> Any:
+    """Generated ids become ``<id:N>`` (numbered by first appearance), times ``<time>``."""
+    seen: dict[str, str] = {}
+
+    def text(s: str) -> str:
+        s = _TIME.sub("<time>", s)
+        return _ID.sub(lambda m: seen.setdefault(m.group(0).lower(), f"<id:{len(seen) + 1}>"), s)
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return text(value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {text(k): walk(value[k]) for k in sorted(value)}
+        return value
+
+    return walk(record)
+
+
+def dumps(record: Any) -> str:
+    return json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def first_difference(expected: Any, actual: Any, path: str = "$") -> str | None:
+    """Where two records first differ, as a short path and the two values."""
+    if type(expected) is not type(actual):
+        return f"{path}: expected {_short(expected)}, got {_short(actual)}"
+    if isinstance(expected, dict):
+        for key in sorted(set(expected) | set(actual)):
+            if key not in actual:
+                return f"{path}.{key}: missing (expected {_short(expected[key])})"
+            if key not in expected:
+                return f"{path}.{key}: unexpected {_short(actual[key])}"
+            found = first_difference(expected[key], actual[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(expected, list):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
+            found = first_difference(e, a, f"{path}[{i}]")
+            if found:
+                return found
+        if len(expected) != len(actual):
+            return f"{path}: expected {len(expected)} items, got {len(actual)}"
+        return None
+    if expected != actual:
+        return f"{path}: expected {_short(expected)}, got {_short(actual)}"
+    return None
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def load_golden(name: str) -> Any:
+    return json.loads((GOLDEN / f"{name}.json").read_text())
+
+
+# --- subprocess runs (the tool isolates every program in its own interpreter)
+
+
+def _emit(name: str, lib: str, out: str) -> int:
+    """Child-process entry: run one program and write its record (or its error) to ``out``."""
+    try:
+        record = run_on_foldgraph(name) if lib == "foldgraph" else run_program(name)
+        payload = {"ok": record}
+    except BaseException as exc:
+        line = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
+        payload = {"error": line, "traceback": traceback.format_exc()}
+    Path(out).write_text(json.dumps(payload))
+    return 0
+
+
+def run_in_subprocess(name: str, lib: str, python: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "record.json")
+        cmd = [python, "-m", "tools.compat", "--emit", name, "--lib", lib, "--out", out]
+        try:
+            proc = subprocess.run(
+                cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT, check=False
+            )
+        except subprocess.TimeoutExpired:
+            return {"error": f"timed out after {TIMEOUT}s"}
+        if not os.path.exists(out):
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+            return {"error": f"crashed (exit {proc.returncode}): {tail[0]}"}
+        return json.loads(Path(out).read_text())
+
+
+def record_golden(names: list[str], python: str) -> int:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for name in names:
+        first = run_in_subprocess(name, "langgraph", python)
+        if "error" in first:
+            print(f"{name}: LangGraph itself failed: {first['error']}")
+            print(first.get("traceback", ""))
+            failed += 1
+            continue
+        second = run_in_subprocess(name, "langgraph", python)
+        if second.get("ok") != first["ok"]:
+            print(f"{name}: not deterministic on LangGraph, not recorded")
+            print("   ", first_difference(first["ok"], second.get("ok")))
+            failed += 1
+            continue
+        (GOLDEN / f"{name}.json").write_text(dumps(first["ok"]))
+        print(f"{name}: recorded")
+    return 1 if failed else 0
+
+
+def compare(names: list[str], show_diff: bool) -> int:
+    rows = []
+    for name in names:
+        if not (GOLDEN / f"{name}.json").exists():
+            rows.append((name, "no golden", "run --record with a LangGraph interpreter"))
+            continue
+        expected = load_golden(name)
+        got = run_in_subprocess(name, "foldgraph", sys.executable)
+        if "error" in got:
+            rows.append((name, "error", got["error"]))
+            if show_diff:
+                print(got.get("traceback", ""))
+        elif got["ok"] == expected:
+            rows.append((name, "match", ""))
+        else:
+            rows.append((name, "differs", first_difference(expected, got["ok"]) or ""))
+            if show_diff:
+                print(f"--- {name} (LangGraph)\n{dumps(expected)}+++ {name} (foldgraph)")
+                print(dumps(got["ok"]))
+    width = max([len(r[0]) for r in rows] + [7])
+    print(f"{'program':<{width}}  {'result':<8}  detail")
+    for name, result, detail in rows:
+        print(f"{name:<{width}}  {result:<8}  {detail[:160]}")
+    matched = sum(1 for r in rows if r[1] == "match")
+    total = len(rows)
+    rate = 100.0 * matched / total if total else 0.0
+    print(f"\n{matched} of {total} programs match LangGraph ({rate:.0f}%)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="programs to run (default: all)")
+    parser.add_argument("--record", action="store_true", help="record golden files on LangGraph")
+    parser.add_argument("--diff", action="store_true", help="print full records of differences")
+    parser.add_argument(
+        "--langgraph-python",
+        default=os.environ.get("LANGGRAPH_PYTHON", DEFAULT_LANGGRAPH_PYTHON),
+        help="an interpreter with langgraph installed (for --record)",
+    )
+    parser.add_argument("--emit", help=argparse.SUPPRESS)
+    parser.add_argument("--lib", default="foldgraph", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.emit:
+        return _emit(args.emit, args.lib, args.out)
+    names = args.names or program_names()
+    unknown = sorted(set(names) - set(program_names()))
+    if unknown:
+        parser.error(f"no such program: {', '.join(unknown)}")
+    if args.record:
+        return record_golden(names, args.langgraph_python)
+    return compare(names, args.diff)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
