@@ -304,7 +304,7 @@ def test_unserializable_value_names_thread_checkpoint_channel_and_path(
     assert "of thread 't', channel 'messages': Cannot serialize messages[0]" in message
     assert info.value.path == "messages[0].additional_kwargs['img']"
     # A checkpoint holding such a value names the checkpoint and the slot in the history.
-    from foldgraph._kernel.message_log import messages_monoid
+    from foldgraph._kernel.add_messages import messages_monoid
 
     log = messages_monoid().combine_all(
         messages_monoid().empty(),
