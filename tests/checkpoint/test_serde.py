@@ -20,8 +20,8 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from pyrsistent import pmap, pset, pvector
 
 from foldgraph._kernel._vector import vector
-from foldgraph._kernel.frozen import FrozenDict
 from foldgraph._kernel.add_messages import messages_monoid
+from foldgraph._kernel.frozen import FrozenDict
 from foldgraph.checkpoint.serde.base import SerializerProtocol, maybe_add_typed_methods
 from foldgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from foldgraph.checkpoint.serde.event_hooks import register_serde_event_listener

@@ -17,7 +17,6 @@ import datetime as dt
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from foldgraph.cache.base import BaseCache, FullKey, Namespace, SerializerProtocol, ValueT
 from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
