@@ -11,6 +11,7 @@ from typing import Any, Generic, Self, TypeVar
 import attrs
 import typing_extensions
 
+from foldgraph._deprecated import renamed_parameter
 from foldgraph._kernel.channels import (
     BaseChannel,
     BinaryOperatorAggregate,
@@ -152,12 +153,15 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         output_schema: type[OutputT] | None = None,
         **deprecated: Any,
     ) -> None:
-        if "input" in deprecated and input_schema is None:
-            input_schema = deprecated.pop("input")
-        if "output" in deprecated and output_schema is None:
-            output_schema = deprecated.pop("output")
-        if "config_schema" in deprecated and context_schema is None:
-            context_schema = deprecated.pop("config_schema")
+        context_schema = renamed_parameter(
+            deprecated, "config_schema", "context_schema", context_schema, since=(1, 0)
+        )
+        input_schema = renamed_parameter(
+            deprecated, "input", "input_schema", input_schema, since=(0, 5)
+        )
+        output_schema = renamed_parameter(
+            deprecated, "output", "output_schema", output_schema, since=(0, 5)
+        )
         if deprecated:
             raise TypeError(f"StateGraph() got unexpected keyword arguments: {sorted(deprecated)}")
         self.nodes: dict[str, StateNodeSpec] = {}
@@ -226,10 +230,12 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         **kwargs: Any,
     ) -> Self:
         """Add a node: `add_node("name", fn)` or `add_node(fn)` (named after the function)."""
-        if "retry" in kwargs:
-            retry_policy = retry_policy or kwargs.pop("retry")
-        if "input" in kwargs:
-            input_schema = input_schema or kwargs.pop("input")
+        retry_policy = renamed_parameter(
+            kwargs, "retry", "retry_policy", retry_policy, since=(0, 5)
+        )
+        input_schema = renamed_parameter(
+            kwargs, "input", "input_schema", input_schema, since=(0, 5)
+        )
         if kwargs:
             raise TypeError(f"add_node() got unexpected keyword arguments: {sorted(kwargs)}")
         if not isinstance(node, str):
