@@ -154,12 +154,14 @@ class SqliteStore(InMemoryStore):
         if prefix:
             rows = self.conn.execute(
                 "SELECT prefix, key, value, created_at, updated_at FROM fg_store WHERE prefix = ? "
-                "OR (prefix > ? AND prefix < ?) ORDER BY min(seq) OVER (PARTITION BY prefix), seq",
+                "OR (prefix > ? AND prefix < ?) "
+                "ORDER BY min(seq) OVER (PARTITION BY prefix), seq",
                 (prefix, prefix + _SEP, prefix + _AFTER_SEP),
             ).fetchall()
         else:
             rows = self.conn.execute(
-                "SELECT prefix, key, value, created_at, updated_at FROM fg_store ORDER BY min(seq) OVER (PARTITION BY prefix), seq"
+                "SELECT prefix, key, value, created_at, updated_at FROM fg_store "
+                "ORDER BY min(seq) OVER (PARTITION BY prefix), seq"
             ).fetchall()
         wants_vectors = bool(op.query) and self.embeddings is not None
         found = []
