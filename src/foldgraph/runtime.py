@@ -116,3 +116,64 @@ DEFAULT_RUNTIME: Runtime[Any] = Runtime()
 def get_runtime(context_schema: Any = None) -> Runtime[Any]:
     """The runtime of the node currently running (raises outside a run)."""
     return current_runtime()
+
+
+# -- graceful stops ----------------------------------------------------------------------
+
+__all__ += ["RunControl"]
+
+
+class RunControl:
+    """Ask a running graph to stop cleanly at its next superstep boundary.
+
+    Pass it as `graph.invoke(inputs, config, control=rc)` (or `stream`,
+    `ainvoke`, `astream`). `rc.request_drain(reason)` may be called from any
+    thread or from a signal handler: the step that is running finishes and is
+    saved, then the run raises `GraphDrained(reason)`; `graph.invoke(None,
+    config)` later continues the thread from there.
+
+    >>> import signal
+    >>> rc = RunControl()
+    >>> restore = rc.install_signal_handler(signal.SIGTERM)  # SIGTERM -> request_drain
+    >>> restore()
+    """
+
+    __slots__ = ("_reason", "_requested")
+
+    def __init__(self) -> None:
+        self._requested = False
+        self._reason = ""
+
+    def request_drain(self, reason: str = "") -> None:
+        """Stop at the next superstep boundary (plain attribute writes: signal-handler safe)."""
+        if not self._requested:
+            self._reason = reason
+            self._requested = True
+
+    @property
+    def drain_requested(self) -> bool:
+        return self._requested
+
+    @property
+    def reason(self) -> str:
+        return self._reason
+
+    def install_signal_handler(self, *signals: Any) -> Callable[[], None]:
+        """Make `signals` (default SIGTERM) request a drain; returns a function restoring them."""
+        import signal as _signal
+
+        chosen = signals or (_signal.SIGTERM,)
+        previous = {}
+        for sig in chosen:
+            name = _signal.Signals(sig).name
+
+            def handler(signum: int, frame: Any, name: str = name) -> None:
+                self.request_drain(name)
+
+            previous[sig] = _signal.signal(sig, handler)
+
+        def restore() -> None:
+            for sig, old in previous.items():
+                _signal.signal(sig, old)
+
+        return restore

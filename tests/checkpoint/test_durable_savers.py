@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import operator
 import threading
+from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
 import pytest
@@ -27,11 +28,18 @@ class LoopState(MessagesState):
     turn: int
 
 
-def loop_graph(limit: int, *, edit_every: int = 0) -> StateGraph:
-    """Two nodes taking turns; every `edit_every` turns one old message is replaced or removed."""
+def loop_graph(
+    limit: int, *, edit_every: int = 0, on_turn: Callable[[int], None] | None = None
+) -> StateGraph:
+    """Two nodes taking turns; every `edit_every` turns one old message is replaced or removed.
+
+    `on_turn(n)` is called when node `a` starts turn n.
+    """
 
     def a(state: LoopState) -> dict[str, Any]:
         n = state.get("turn", 0)
+        if on_turn is not None:
+            on_turn(n)
         update: list[Any] = [AIMessage(f"a{n}", id=f"a{n}")]
         if edit_every and n and n % edit_every == 0:
             old = state["messages"][1]

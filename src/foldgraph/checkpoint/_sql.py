@@ -53,6 +53,7 @@ from foldgraph.checkpoint.base import (
     get_checkpoint_id,
     get_checkpoint_metadata,
 )
+from foldgraph.checkpoint.base._plain import plain_tuple
 from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from foldgraph.errors import (
     CheckpointConflictError,
@@ -122,6 +123,8 @@ class SqlSaver(BaseCheckpointSaver[int]):
     """
 
     _ph = "?"
+    background_writes = True
+    """With durability "async" the runner calls put/put_writes from a writer thread, in order."""
 
     def __init__(self, *, serde: Any | None = None, full_every: int = 100) -> None:
         super().__init__(serde=serde if serde is not None else JsonPlusSerializer())
@@ -345,7 +348,33 @@ class SqlSaver(BaseCheckpointSaver[int]):
     _SELECT = "SELECT seq, checkpoint_id, parent_checkpoint_id, metadata, body FROM fg_checkpoints"
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        """The checkpoint `config` names, or the newest of its thread and namespace."""
+        """The checkpoint `config` names, or the newest of its thread and namespace.
+
+        Channel values are plain (lists, dicts, messages), as in LangGraph.
+        """
+        found = self._stored_tuple(config)
+        return None if found is None else plain_tuple(found)
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        """Checkpoints newest first, selected and limited by indexed queries.
+
+        `config` picks a thread (and a namespace or id when given), `filter`
+        matches metadata keys by equality, `before` keeps ids strictly older.
+        Rows are read in pages, so listing a long thread holds no long lock.
+        Channel values are plain, as in LangGraph.
+        """
+        for found in self._stored_list(config, filter=filter, before=before, limit=limit):
+            yield plain_tuple(found)
+
+    def _stored_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """`get_tuple` with values in foldgraph's stored forms (what the runner reads)."""
         self._ensure_setup()
         name = type(self).__name__
         thread_id = str(_configurable(config, "thread_id", name, "get_tuple"))
@@ -384,7 +413,7 @@ class SqlSaver(BaseCheckpointSaver[int]):
             return found._replace(config=config)
         return found
 
-    def list(
+    def _stored_list(
         self,
         config: RunnableConfig | None,
         *,
@@ -392,12 +421,7 @@ class SqlSaver(BaseCheckpointSaver[int]):
         before: RunnableConfig | None = None,
         limit: int | None = None,
     ) -> Iterator[CheckpointTuple]:
-        """Checkpoints newest first, selected and limited by indexed queries.
-
-        `config` picks a thread (and a namespace or id when given), `filter`
-        matches metadata keys by equality, `before` keeps ids strictly older.
-        Rows are read in pages, so listing a long thread holds no long lock.
-        """
+        """`list` with values in foldgraph's stored forms."""
         self._ensure_setup()
         where: list[str] = []
         params: list[Any] = []

@@ -103,6 +103,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             interrupt_after=interrupt_after,
             durability=durability,
         )
+        run.control = kwargs.get("control")  # a RunControl: drain at a step boundary
         traced = self._trace_start(run)
         try:
             for emit in drive(run, live):
@@ -147,6 +148,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             interrupt_after=interrupt_after,
             durability=durability,
         )
+        run.control = kwargs.get("control")  # a RunControl: drain at a step boundary
         traced = await self._atrace_start(run)
         try:
             async for emit in adrive(run, live):
@@ -203,6 +205,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             durability=durability,
             writer=no_writer,
         )
+        run.control = kwargs.get("control")  # a RunControl: drain at a step boundary
         traced = self._trace_start(run)
         try:
             for emit in drive(run, None):
@@ -261,6 +264,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             durability=durability,
             writer=no_writer,
         )
+        run.control = kwargs.get("control")  # a RunControl: drain at a step boundary
         traced = await self._atrace_start(run)
         try:
             async for emit in adrive(run, None):
