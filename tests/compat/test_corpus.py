@@ -26,20 +26,42 @@ if str(ROOT) not in sys.path:
 compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
+_PREBUILT = "no foldgraph.prebuilt yet (prebuilt: ToolNode, tools_condition, create_react_agent)"
+_FUNC = "no foldgraph.func yet (functional API: entrypoint, task)"
+_RESPONSE_SCHEMA = (
+    "Interrupt lacks LangGraph 1.2's third field response_schema=None (public surface)"
+)
 KNOWN_GAPS: dict[str, str] = {
-    # Managed values are not given to routers: route_remaining reads
-    # state["remaining_steps"] and gets KeyError (values at the boundary).
-    "graph_api_loops_recursion_limit": "RemainingSteps missing from the state a router sees",
-    # Messages converted from dict/tuple input get deterministic minted ids, so two
-    # separate runs hand out the same id; LangGraph gives each a fresh uuid4.
+    # Values at the boundary: dataclass states reach routers as FrozenDict, state lists
+    # are immutable, managed values are not in the state a router sees, and
+    # ChatPromptTemplate's MessagesPlaceholder rejects the frozen message list.
+    "dataclass_state_router": "router gets a FrozenDict, not the dataclass (boundary values)",
+    "template_memory_agent": "router gets a FrozenDict, not the dataclass (boundary values)",
+    "tutorial_corrective_rag": "documents.append on the state list raises (boundary values)",
+    "tutorial_reflection": "MessagesPlaceholder rejects the state's message list (boundary)",
+    "graph_api_loops_recursion_limit": "RemainingSteps missing from a router's state (boundary)",
+    # Messages converted from dict/tuple input get ids minted deterministically from a
+    # counter, so separate runs hand out the same id; LangGraph gives fresh uuid4s.
     "graph_api_state_reducers": "minted message ids repeat across runs (LangGraph: uuid4)",
-    # LangGraph 1.2's Interrupt has a third field, response_schema (None by default).
-    "hitl_interrupt_approve": "Interrupt has no response_schema field (public surface)",
-    # No foldgraph.prebuilt yet (ToolNode, tools_condition, create_react_agent).
-    "chatbot_tools_toolnode": "foldgraph.prebuilt missing (prebuilt ToolNode)",
-    "prebuilt_create_react_agent": "foldgraph.prebuilt missing (prebuilt create_react_agent)",
-    # No functional API yet (entrypoint, task).
-    "functional_api_basics": "foldgraph.func missing (functional API)",
+    # Public surface.
+    "hitl_interrupt_approve": _RESPONSE_SCHEMA,
+    "hitl_review_tool_calls": _RESPONSE_SCHEMA + "; also minted message ids repeat",
+    "subgraph_persistence_interrupt": _RESPONSE_SCHEMA,
+    # Prebuilt.
+    "chatbot_tools_toolnode": _PREBUILT,
+    "prebuilt_create_react_agent": _PREBUILT,
+    "prebuilt_structured_output": _PREBUILT,
+    "template_react_agent": _PREBUILT,
+    "template_data_enrichment": _PREBUILT,
+    "tutorial_customer_support": _PREBUILT,
+    "tutorial_plan_and_execute": _PREBUILT,
+    "tutorial_sql_agent": _PREBUILT,
+    "tutorial_supervisor": _PREBUILT,
+    # Savers.
+    "persistence_sqlite": "no foldgraph.checkpoint.sqlite yet (SQLite savers)",
+    # Functional API.
+    "functional_api_basics": _FUNC,
+    "functional_api_workflows": _FUNC,
 }
 
 PROGRAM_TIMEOUT_S = 60
