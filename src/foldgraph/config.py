@@ -6,7 +6,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from foldgraph._shell.context import RUN_RUNTIME, current_config
+from foldgraph._context import TASK_SCOPE, current_config
 
 __all__ = ["get_config", "get_store", "get_stream_writer"]
 
@@ -18,13 +18,13 @@ def get_config() -> RunnableConfig:
 
 def get_store() -> Any:
     """The store given to `compile(store=...)`, or None."""
-    runtime = RUN_RUNTIME.get()
-    return runtime.store if runtime is not None else None
+    scope = TASK_SCOPE.get()
+    return scope.runtime.store if scope is not None else None
 
 
 def get_stream_writer() -> Any:
     """The writer for the `custom` stream mode (a no-op when that mode is off)."""
-    runtime = RUN_RUNTIME.get()
-    if runtime is None:
+    scope = TASK_SCOPE.get()
+    if scope is None:
         return lambda _chunk: None
-    return runtime.stream_writer
+    return scope.runtime.stream_writer

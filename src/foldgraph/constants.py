@@ -5,6 +5,16 @@ from __future__ import annotations
 import sys
 from typing import Final
 
+from foldgraph._kernel.names import (  # noqa: F401  (re-exported for the shell)
+    ERROR,
+    INTERRUPT,
+    NO_WRITES,
+    PULL,
+    PUSH,
+    RESUME,
+    TASKS,
+)
+
 START: Final[str] = sys.intern("__start__")
 """The virtual node that receives the graph's input."""
 END: Final[str] = sys.intern("__end__")
@@ -18,13 +28,6 @@ NS_SEP: Final[str] = "|"
 NS_END: Final[str] = ":"
 
 # Internal channel names (kept equal to LangGraph's, as they show up in checkpoints).
-TASKS: Final[str] = "__pregel_tasks"
-INTERRUPT: Final[str] = "__interrupt__"
-RESUME: Final[str] = "__resume__"
-ERROR: Final[str] = "__error__"
-NO_WRITES: Final[str] = "__no_writes__"
-PUSH: Final[str] = "__pregel_push"
-PULL: Final[str] = "__pregel_pull"
 ROOT: Final[str] = "__root__"
 SELF: Final[str] = "__self__"
 

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from enum import Enum
 from typing import Any
+
+from foldgraph._kernel.errors import (
+    EmptyChannelError,
+    ErrorCode,
+    ImmutableStateError,
+    InvalidUpdateError,
+    create_error_message,
+)
 
 __all__ = [
     "EmptyChannelError",
@@ -22,33 +30,8 @@ __all__ = [
 ]
 
 
-class ErrorCode(Enum):
-    GRAPH_RECURSION_LIMIT = "GRAPH_RECURSION_LIMIT"
-    INVALID_CONCURRENT_GRAPH_UPDATE = "INVALID_CONCURRENT_GRAPH_UPDATE"
-    INVALID_GRAPH_NODE_RETURN_VALUE = "INVALID_GRAPH_NODE_RETURN_VALUE"
-    MULTIPLE_SUBGRAPHS = "MULTIPLE_SUBGRAPHS"
-    INVALID_CHAT_HISTORY = "INVALID_CHAT_HISTORY"
-
-
-def create_error_message(*, message: str, error_code: ErrorCode) -> str:
-    """Append the troubleshooting link LangGraph users already know."""
-    return (
-        f"{message}\n"
-        "For troubleshooting, visit: https://docs.langchain.com/oss/python/langgraph/"
-        f"errors/{error_code.value}"
-    )
-
-
 class GraphRecursionError(RecursionError):
     """The run took more supersteps than `recursion_limit` allows."""
-
-
-class InvalidUpdateError(Exception):
-    """A node or caller wrote an update the state cannot accept."""
-
-
-class EmptyChannelError(Exception):
-    """A channel was read before anything was written to it."""
 
 
 class EmptyInputError(Exception):
@@ -59,8 +42,18 @@ class TaskNotFound(Exception):
     """An executor was asked for a task that does not exist."""
 
 
-class ImmutableStateError(TypeError):
-    """A node tried to change the state it was given instead of returning an update."""
+@dataclasses.dataclass(frozen=True)
+class Interrupt:
+    """A value surfaced to the caller when a node calls `interrupt()`.
+
+    Public as `foldgraph.types.Interrupt`; defined here because `GraphInterrupt` carries them.
+    """
+
+    value: Any
+    id: str = "placeholder-id"
+
+
+Interrupt.__module__ = "foldgraph.types"
 
 
 class GraphBubbleUp(Exception):
@@ -82,8 +75,6 @@ class NodeInterrupt(GraphInterrupt):
     """Legacy form of `interrupt()`: raise it in a node to stop the run."""
 
     def __init__(self, value: Any, id: str | None = None) -> None:
-        from foldgraph.types import Interrupt
-
         interrupt = Interrupt(value=value) if id is None else Interrupt(value=value, id=id)
         super().__init__([interrupt])
 

@@ -6,6 +6,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Generic, Self, TypeVar
 
+from foldgraph._context import current_runtime
+
 __all__ = ["DEFAULT_RUNTIME", "ExecutionInfo", "Runtime", "get_runtime"]
 
 ContextT = TypeVar("ContextT")
@@ -70,6 +72,4 @@ DEFAULT_RUNTIME: Runtime[Any] = Runtime()
 
 def get_runtime(context_schema: Any = None) -> Runtime[Any]:
     """The runtime of the node currently running (raises outside a run)."""
-    from foldgraph._shell.context import current_runtime
-
     return current_runtime()

@@ -40,7 +40,8 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.monoid import Monoid, monoid_for
+from foldgraph._kernel.monoid import Monoid
+from foldgraph._kernel.reducers import monoid_for
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

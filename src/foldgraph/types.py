@@ -13,6 +13,11 @@ from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from langchain_core.messages.tool import ToolOutputMixin
 
+from foldgraph._context import TASK_SCOPE, interrupt_id
+from foldgraph._kernel.channels import Overwrite
+from foldgraph._kernel.schema import object_fields
+from foldgraph.errors import GraphInterrupt, Interrupt
+
 __all__ = [
     "All",
     "CacheKey",
@@ -78,14 +83,6 @@ class Send:
         )
 
 
-@dataclasses.dataclass(frozen=True)
-class Interrupt:
-    """A value surfaced to the caller when a node calls `interrupt()`."""
-
-    value: Any
-    id: str = "placeholder-id"
-
-
 @dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
 class Command(Generic[N], ToolOutputMixin):
     """Update state and/or route from a node; resume an interrupted run from input.
@@ -123,8 +120,6 @@ class Command(Generic[N], ToolOutputMixin):
             isinstance(t, tuple) and len(t) == 2 and isinstance(t[0], str) for t in update
         ):
             return tuple(update)
-        from foldgraph._shell.coerce import object_fields
-
         fields = object_fields(update)
         if fields is not None:
             return tuple(fields.items())
@@ -135,13 +130,6 @@ class Command(Generic[N], ToolOutputMixin):
         if isinstance(goto, Send | str):
             return (goto,)
         return tuple(goto or ())
-
-
-@dataclasses.dataclass(frozen=True)
-class Overwrite:
-    """Replace a reducer channel's value, bypassing the reducer, for one write."""
-
-    value: Any
 
 
 def default_retry_on(exc: Exception) -> bool:
@@ -277,6 +265,25 @@ def interrupt(value: Any) -> Any:
     with `Command(resume=...)`, the task runs again from the top and the k-th
     `interrupt()` call returns the k-th resume value.
     """
-    from foldgraph._shell.interrupts import interrupt as _interrupt
-
-    return _interrupt(value)
+    scope = TASK_SCOPE.get()
+    if scope is None:
+        raise RuntimeError(
+            "interrupt() was called outside a running graph node. Call it from inside a "
+            "node (or a tool run by a node)."
+        )
+    pad = scope.scratchpad
+    index = pad.used
+    pad.used += 1
+    if index < len(pad.resume):
+        return pad.resume[index]
+    if pad.null_resume:
+        try:
+            value = pad.null_resume.pop()
+        except IndexError:
+            pass
+        else:
+            pad.resume.append(value)
+            return value
+    # Each interrupt of a task has its own id, so a resume map can address it.
+    iid = pad.interrupt_id if index == 0 else interrupt_id(f"{pad.interrupt_id}#{index}")
+    raise GraphInterrupt((Interrupt(value=value, id=iid),))

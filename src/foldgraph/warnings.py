@@ -43,9 +43,7 @@ class LangGraphDeprecationWarning(DeprecationWarning):
     def __str__(self) -> str:
         since = "V{}.{}".format(*self.since)
         removal = "V{}.{}".format(*self.expected_removal)
-        return (
-            f"{self.message}. Deprecated in LangGraph {since} to be removed in {removal}."
-        )
+        return f"{self.message}. Deprecated in LangGraph {since} to be removed in {removal}."
 
 
 class LangGraphDeprecatedSinceV05(LangGraphDeprecationWarning):

@@ -2,7 +2,9 @@
 
 The exact values below were produced by the same calls on LangGraph 1.2.22's
 InMemorySaver, except that channel versions are ints here (LangGraph's are
-strings with a random suffix) and channel maps come back as persistent maps.
+strings with a random suffix). Public reads return plain values, as LangGraph's;
+the stored form the runner reads back (`_stored_tuple`/`_stored_list`) keeps the
+persistent maps it was given, by reference.
 """
 
 from __future__ import annotations
@@ -346,7 +348,7 @@ def test_checkpoint_maps_are_stored_by_reference() -> None:
         "updated_channels": ["messages", "n"],
     }
     s.put({"configurable": {"thread_id": "t"}}, cp, {}, {"messages": 1, "n": 1})
-    got = s.get_tuple({"configurable": {"thread_id": "t"}})
+    got = s._stored_tuple({"configurable": {"thread_id": "t"}})
     assert got is not None
     assert got.checkpoint["channel_values"] is values
     assert got.checkpoint["channel_versions"] is versions
@@ -354,6 +356,32 @@ def test_checkpoint_maps_are_stored_by_reference() -> None:
     assert got.checkpoint["updated_channels"] == ["messages", "n"]
     assert got.checkpoint == cp
     assert got.checkpoint is not cp
+    (listed,) = s._stored_list({"configurable": {"thread_id": "t"}})
+    assert listed.checkpoint["channel_values"] is values
+
+
+def test_public_reads_return_plain_values() -> None:
+    s = InMemorySaver()
+    cp: Checkpoint = {
+        **empty_checkpoint(),
+        "channel_values": pmap({"messages": pvector(["hi", pmap({"k": pvector([1])})]), "n": 1}),
+        "channel_versions": pmap({"messages": 1, "n": 1}),
+        "versions_seen": pmap({"node": pmap({"n": 1})}),
+        "updated_channels": ["messages", "n"],
+    }
+    cfg: Any = {"configurable": {"thread_id": "t"}}
+    s.put(cfg, cp, {}, {"messages": 1, "n": 1})
+    s.put_writes(s.put(cfg, cp | {"id": "z"}, {}, {}), [("n", pvector([2]))], "task")
+    for got in (s.get(cfg), s.get_tuple(cfg).checkpoint, next(s.list(cfg)).checkpoint):
+        assert got is not None
+        assert got["channel_values"] == {"messages": ["hi", {"k": [1]}], "n": 1}
+        assert type(got["channel_values"]) is dict
+        assert type(got["channel_values"]["messages"]) is list
+        assert type(got["channel_values"]["messages"][1]["k"]) is list
+        assert type(got["channel_versions"]) is dict
+        assert type(got["versions_seen"]["node"]) is dict
+    assert s.get_tuple(cfg).pending_writes == [("task", "n", [2])]
+    assert type(s.get_tuple(cfg).pending_writes[0][2]) is list
 
 
 def test_reads_cannot_corrupt_storage() -> None:
@@ -394,7 +422,7 @@ def test_plain_dicts_are_frozen_on_the_way_in() -> None:
     cp["versions_seen"]["node"]["a"] = 2
     cp["updated_channels"].append("b")
     metadata["parents"][""] = "x"
-    got = s.get_tuple({"configurable": {"thread_id": "t"}})
+    got = s._stored_tuple({"configurable": {"thread_id": "t"}})
     assert got is not None
     assert got.checkpoint["channel_values"] == pmap({"a": 1})
     assert isinstance(got.checkpoint["channel_values"], PMap)
@@ -436,7 +464,7 @@ def test_history_shares_structure_between_steps() -> None:
 def test_pending_write_values_are_kept_by_reference(saver: InMemorySaver) -> None:
     value = pvector([1, 2])
     saver.put_writes(_t2("2"), [("a", value)], "task")
-    t = saver.get_tuple(_t2("2"))
+    t = saver._stored_tuple(_t2("2"))
     assert t is not None
     assert t.pending_writes is not None
     assert t.pending_writes[0][2] is value

@@ -21,8 +21,9 @@ from langchain_core.messages import (
 )
 from pyrsistent import pvector
 
+from foldgraph._kernel.add_messages import messages_monoid
 from foldgraph._kernel.frozen import FrozenList
-from foldgraph._kernel.message_log import lift_messages, messages_monoid
+from foldgraph._kernel.message_log import lift_messages
 from foldgraph.graph import MessagesState as ReExportedState
 from foldgraph.graph import add_messages as re_exported
 from foldgraph.graph.message import REMOVE_ALL_MESSAGES, Messages, MessagesState, add_messages

@@ -22,6 +22,7 @@ from pyrsistent import pmap, pvector
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector
+from foldgraph._kernel.add_messages import messages_monoid
 from foldgraph._kernel.frozen import FrozenList
 from foldgraph._kernel.message_log import (
     _GONE,
@@ -32,10 +33,9 @@ from foldgraph._kernel.message_log import (
     lift_messages,
     merge_lists,
     merge_update,
-    messages_monoid,
     minted_id,
 )
-from foldgraph._kernel.monoid import monoid_for
+from foldgraph._kernel.reducers import monoid_for
 from foldgraph.errors import ImmutableStateError
 from foldgraph.graph.message import add_messages
 

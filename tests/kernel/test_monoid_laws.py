@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
 from pyrsistent import PVector, pvector
 
-from foldgraph._kernel.message_log import REMOVE_ALL_MESSAGES, messages_monoid
+from foldgraph._kernel.add_messages import messages_monoid
+from foldgraph._kernel.message_log import REMOVE_ALL_MESSAGES
 from foldgraph._kernel.monoid import Monoid, append_monoid, fold_monoid
 from foldgraph.graph.message import add_messages
 from foldgraph.testing import LAWS, check_monoid_laws, check_reducer_laws

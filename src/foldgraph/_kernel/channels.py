@@ -8,6 +8,7 @@ channel's version is bumped, which is what triggers nodes.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -16,15 +17,15 @@ from pyrsistent import PVector, pvector
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector
-from foldgraph._kernel.frozen import FrozenList, freeze, thaw, view
-from foldgraph._kernel.monoid import Monoid, append_monoid, monoid_for
-from foldgraph.errors import (
+from foldgraph._kernel.errors import (
     EmptyChannelError,
     ErrorCode,
     InvalidUpdateError,
     create_error_message,
 )
-from foldgraph.types import Overwrite
+from foldgraph._kernel.frozen import FrozenList, freeze, thaw, view
+from foldgraph._kernel.monoid import Monoid, append_monoid
+from foldgraph._kernel.reducers import monoid_for
 
 __all__ = [
     "AnyValue",
@@ -35,9 +36,23 @@ __all__ = [
     "LastValueAfterFinish",
     "NamedBarrierValue",
     "NamedBarrierValueAfterFinish",
+    "Overwrite",
     "Topic",
     "UntrackedValue",
 ]
+
+
+@dataclasses.dataclass(frozen=True)
+class Overwrite:
+    """Replace a reducer channel's value, bypassing the reducer, for one write.
+
+    Public as `foldgraph.types.Overwrite`; defined here because channels read it.
+    """
+
+    value: Any
+
+
+Overwrite.__module__ = "foldgraph.types"
 
 Result = tuple[Any, bool]
 

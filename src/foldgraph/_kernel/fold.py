@@ -19,8 +19,8 @@ import attrs
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP, FrozenDict
+from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
-from foldgraph.constants import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
 

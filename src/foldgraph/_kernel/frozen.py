@@ -15,7 +15,7 @@ import immutables
 from pyrsistent import PMap, PVector, pvector
 
 from foldgraph._kernel._vector import Vector
-from foldgraph.errors import ImmutableStateError
+from foldgraph._kernel.errors import ImmutableStateError
 
 __all__ = ["FrozenDict", "FrozenList", "freeze", "thaw", "view"]
 

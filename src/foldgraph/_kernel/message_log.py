@@ -33,7 +33,6 @@ same ids. The public `add_messages` on plain lists keeps LangGraph's uuid4s.
 
 from __future__ import annotations
 
-import functools
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
@@ -52,7 +51,6 @@ from pyrsistent import PVector
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import FrozenList, thaw
-from foldgraph._kernel.monoid import Monoid
 
 __all__ = [
     "REMOVE_ALL_MESSAGES",
@@ -63,8 +61,6 @@ __all__ = [
     "lift_messages",
     "merge_lists",
     "merge_update",
-    "messages_monoid",
-    "messages_monoid_for",
     "new_message_id",
 ]
 
@@ -392,7 +388,7 @@ def merge_update(log: MessageLog, update: Any, new_id: IdFactory | None = None) 
 # -- the monoid ---------------------------------------------------------------------------
 
 
-def _combine_all(stored: Any, updates: Sequence[Any]) -> MessageLog:
+def combine_all(stored: Any, updates: Sequence[Any]) -> MessageLog:
     if stored is MISSING:
         log = MessageLog()
     elif isinstance(stored, MessageLog):
@@ -408,38 +404,7 @@ def _combine_all(stored: Any, updates: Sequence[Any]) -> MessageLog:
     return log
 
 
-def _thaw(stored: Any) -> list[BaseMessage]:
+def thaw_log(stored: Any) -> list[BaseMessage]:
     if isinstance(stored, MessageLog):
         return stored.to_list()
     return thaw(stored)
-
-
-@functools.cache
-def messages_monoid() -> Monoid:
-    """The monoid of `add_messages` over `MessageLog`s."""
-    from foldgraph.graph.message import add_messages
-
-    return Monoid(
-        name="add_messages",
-        reducer=add_messages,
-        empty=MessageLog,
-        combine_all=_combine_all,
-        lift=lift_messages,
-        thaw=_thaw,
-    )
-
-
-def messages_monoid_for() -> dict[Any, Callable[[Any], Monoid | None]]:
-    """The reducers this module accelerates, for `monoid_for`'s registry.
-
-    `add_messages` and its argument-less partials map to the log monoid, whatever
-    the channel type. `add_messages(format="langchain-openai")` is left out on
-    purpose: it re-formats (and drops the ids of) the whole history on every
-    update, so only the generic fold reproduces it exactly.
-    """
-    from foldgraph.graph.message import _plain_partials, add_messages
-
-    def factory(_typ: Any) -> Monoid:
-        return messages_monoid()
-
-    return {reducer: factory for reducer in (add_messages, *_plain_partials())}

@@ -16,7 +16,6 @@ Every monoid works on a *stored* form, which may differ from what users see
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -28,7 +27,7 @@ from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import FrozenList, freeze, thaw
 
-__all__ = ["Monoid", "append_monoid", "fold_monoid", "monoid_for"]
+__all__ = ["Monoid", "append_monoid", "fold_monoid"]
 
 
 def _identity(x: Any) -> Any:
@@ -139,39 +138,3 @@ def _constructible(typ: Any) -> Callable[[], Any] | None:
     if isinstance(concrete, type):
         return concrete
     return None
-
-
-def _is_list_type(typ: Any) -> bool:
-    import collections.abc as cabc
-    import typing
-
-    origin = typing.get_origin(typ) or typ
-    if origin is typing.Annotated:
-        return _is_list_type(typing.get_args(typ)[0])
-    return origin in (list, cabc.Sequence, cabc.MutableSequence)
-
-
-@functools.cache
-def _known_monoids() -> dict[Any, Callable[[Any], Monoid | None]]:
-    from foldgraph._kernel.message_log import messages_monoid_for
-
-    return {
-        operator.add: lambda typ: append_monoid if _is_list_type(typ) else None,
-        operator.concat: lambda typ: append_monoid if _is_list_type(typ) else None,
-        **messages_monoid_for(),
-    }
-
-
-def monoid_for(reducer: Callable[[Any, Any], Any], typ: Any) -> Monoid:
-    """The fastest correct monoid for `reducer` on a channel of type `typ`."""
-    if isinstance(reducer, Monoid):
-        return reducer
-    try:
-        special = _known_monoids().get(reducer)
-    except TypeError:  # unhashable reducer
-        special = None
-    if special is not None:
-        found = special(typ)
-        if found is not None:
-            return found
-    return fold_monoid(reducer, typ)

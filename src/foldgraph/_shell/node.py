@@ -91,14 +91,10 @@ class NodeAction:
         )
 
 
-def action_for(obj: Any, name: str) -> NodeAction:
-    """Normalise a node given to `add_node`."""
+def action_for(obj: Any, name: str, *, is_subgraph: bool = False) -> NodeAction:
+    """Normalise a node given to `add_node` (`is_subgraph`: the builder saw a compiled graph)."""
     if isinstance(obj, Runnable):
-        from foldgraph.pregel import Pregel
-
-        return NodeAction(
-            name=name, target=obj, is_runnable=True, is_subgraph=isinstance(obj, Pregel)
-        )
+        return NodeAction(name=name, target=obj, is_runnable=True, is_subgraph=is_subgraph)
     if not callable(obj):
         raise TypeError(
             f"Node '{name}' must be a function, a coroutine function or a Runnable; "

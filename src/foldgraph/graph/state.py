@@ -9,6 +9,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, Self, TypeVar
 
 import attrs
+import typing_extensions
 
 from foldgraph._kernel.channels import (
     BaseChannel,
@@ -24,9 +25,9 @@ from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
 from foldgraph._shell.coerce import is_schema_class, schema_fields
 from foldgraph._shell.node import action_for, node_name
 from foldgraph.constants import END, NS_END, NS_SEP, ROOT, START, TASKS
-from foldgraph.graph._branch import Branch
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
+from foldgraph.pregel._branch import Branch
 from foldgraph.types import CachePolicy, Command, RetryPolicy, ensure_valid_checkpointer
 
 __all__ = ["CompiledStateGraph", "StateGraph"]
@@ -73,8 +74,30 @@ def _reducer_arity_ok(fn: Callable[..., Any]) -> tuple[bool, str]:
     return len(positional) == 2, str(sig)
 
 
+_TYPEDDICT_QUALIFIERS = frozenset(
+    q
+    for q in (
+        getattr(typing, "Required", None),
+        getattr(typing, "NotRequired", None),
+        getattr(typing, "ReadOnly", None),
+        typing_extensions.Required,
+        typing_extensions.NotRequired,
+        typing_extensions.ReadOnly,
+    )
+    if q is not None
+)
+
+
+def _strip_qualifiers(annotation: Any) -> Any:
+    """`NotRequired[Annotated[list, add]]` declares the same channel as `Annotated[list, add]`."""
+    while typing.get_origin(annotation) in _TYPEDDICT_QUALIFIERS:
+        annotation = typing.get_args(annotation)[0]
+    return annotation
+
+
 def channel_for(key: str, annotation: Any) -> BaseChannel | str:
     """The channel a state field declares, or the managed-value kind it names."""
+    annotation = _strip_qualifiers(annotation)
     kind = _managed_kind(annotation)
     if kind is not None:
         return kind
@@ -521,7 +544,7 @@ def _build(
         node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
         runners[name] = NodeRunner(
             name=name,
-            action=action_for(node.runnable, name),
+            action=action_for(node.runnable, name, is_subgraph=isinstance(node.runnable, Pregel)),
             input_schema=node.input_schema,
             writable=frozenset(builder.channels),
             managed_keys=frozenset(builder.managed),

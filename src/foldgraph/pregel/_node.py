@@ -24,7 +24,7 @@ from foldgraph.errors import (
     ParentCommand,
     create_error_message,
 )
-from foldgraph.graph._branch import Branch
+from foldgraph.pregel._branch import Branch
 from foldgraph.types import CachePolicy, Command, RetryPolicy, Send
 
 __all__ = ["NodeOutput", "NodeRunner"]

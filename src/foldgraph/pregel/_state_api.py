@@ -8,7 +8,7 @@ runs node code.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
@@ -16,11 +16,10 @@ from foldgraph._kernel.fold import apply, plan
 from foldgraph._kernel.snapshot import Task
 from foldgraph.constants import CONF, END, NS_END, NS_SEP, PULL, START
 from foldgraph.errors import InvalidUpdateError
-from foldgraph.history import VIA
+from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._emit import now_iso
+from foldgraph.pregel._protocol import VIA
 from foldgraph.types import StateSnapshot, StateUpdate
-
-if TYPE_CHECKING:
-    from foldgraph.pregel import Pregel
 
 __all__ = [
     "StateAPI",
@@ -35,7 +34,7 @@ __all__ = [
 ]
 
 
-def _saver(graph: Pregel) -> Any:
+def _saver(graph: GraphCore) -> Any:
     checkpointer = graph.checkpointer
     if checkpointer is None or checkpointer is True or checkpointer is False:
         raise ValueError("No checkpointer set")
@@ -50,7 +49,7 @@ def _strip_task_ids(ns: str) -> list[str]:
     return [part.split(NS_END)[0] for part in ns.split(NS_SEP)] if ns else []
 
 
-def _delegate(graph: Pregel, config: dict[str, Any]) -> Pregel:
+def _delegate(graph: GraphCore, config: dict[str, Any]) -> GraphCore:
     """The (sub)graph a `checkpoint_ns` in the config points at."""
     target = graph
     for name in _strip_task_ids(_ns(config)):
@@ -61,18 +60,18 @@ def _delegate(graph: Pregel, config: dict[str, Any]) -> Pregel:
     return target
 
 
-def _child_saver(graph: Pregel, sub: Pregel) -> Any:
+def _child_saver(graph: GraphCore, sub: GraphCore) -> Any:
     if sub.checkpointer not in (None, True, False):
         return sub.checkpointer
     return graph.checkpointer
 
 
-def get_state(self: Pregel, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
+def get_state(self: GraphCore, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
     """The thread's state: latest checkpoint (pending writes applied) or the one asked for."""
     saver = _saver(self)
     ns = _ns(config)
     target = _delegate(self, config) if ns else self
-    saved = saver.get_tuple(config)
+    saved = saver._stored_tuple(config)
     thread_id = config.get(CONF, {}).get("thread_id")
     if saved is None:
         return StateSnapshot(
@@ -92,13 +91,13 @@ def get_state(self: Pregel, config: dict[str, Any], *, subgraphs: bool = False) 
 
 
 async def aget_state(
-    self: Pregel, config: dict[str, Any], *, subgraphs: bool = False
+    self: GraphCore, config: dict[str, Any], *, subgraphs: bool = False
 ) -> StateSnapshot:
     return get_state(self, config, subgraphs=subgraphs)
 
 
 def get_state_history(
-    self: Pregel,
+    self: GraphCore,
     config: dict[str, Any],
     *,
     filter: dict[str, Any] | None = None,
@@ -113,12 +112,12 @@ def get_state_history(
     list_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": ns}}
     if config.get(CONF, {}).get("checkpoint_id"):
         list_config[CONF]["checkpoint_id"] = config[CONF]["checkpoint_id"]
-    for saved in saver.list(list_config, filter=filter, before=before, limit=limit):
+    for saved in saver._stored_list(list_config, filter=filter, before=before, limit=limit):
         yield target._state_from_tuple(saved, ns, thread_id, apply_pending=False)
 
 
 async def aget_state_history(
-    self: Pregel,
+    self: GraphCore,
     config: dict[str, Any],
     *,
     filter: dict[str, Any] | None = None,
@@ -129,7 +128,7 @@ async def aget_state_history(
         yield item
 
 
-def _infer_as_node(graph: Pregel, snapshot: Any) -> str | None:
+def _infer_as_node(graph: GraphCore, snapshot: Any) -> str | None:
     """The node an update is attributed to: the one that ran last (START included).
 
     Before anything ran, an update is taken as input (START). As in LangGraph,
@@ -154,7 +153,7 @@ def _infer_as_node(graph: Pregel, snapshot: Any) -> str | None:
 
 
 def update_state(
-    self: Pregel,
+    self: GraphCore,
     config: dict[str, Any],
     values: dict[str, Any] | Any | None,
     as_node: str | None = None,
@@ -165,7 +164,7 @@ def update_state(
 
 
 async def aupdate_state(
-    self: Pregel,
+    self: GraphCore,
     config: dict[str, Any],
     values: dict[str, Any] | Any | None,
     as_node: str | None = None,
@@ -175,7 +174,7 @@ async def aupdate_state(
 
 
 def bulk_update_state(
-    self: Pregel, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate]]
+    self: GraphCore, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate]]
 ) -> dict[str, Any]:
     """Apply several supersteps of updates, one checkpoint each."""
     saver = _saver(self)
@@ -185,7 +184,7 @@ def bulk_update_state(
         raise ValueError("No updates provided")
     ns = _ns(config)
     target = _delegate(self, config) if ns else self
-    saved = saver.get_tuple(config)
+    saved = saver._stored_tuple(config)
     fresh = saved is None
     # A thread with no checkpoint starts just before step 0, as after an input step.
     snapshot = (
@@ -250,7 +249,7 @@ def bulk_update_state(
 
 
 def _as_node_writes(
-    target: Pregel, snapshot: Any, as_node: str, update: StateUpdate, config: dict[str, Any]
+    target: GraphCore, snapshot: Any, as_node: str, update: StateUpdate, config: dict[str, Any]
 ) -> tuple[Task, list[tuple[str, Any]]]:
     """The writes `as_node` would have made had it returned `update.values`."""
     runner = target.runners[as_node]
@@ -274,7 +273,7 @@ def _as_node_writes(
 
 
 def _put(
-    target: Pregel,
+    target: GraphCore,
     saver: Any,
     config: dict[str, Any],
     ns: str,
@@ -284,7 +283,6 @@ def _put(
     recorded: list[tuple[str, Any]] | None,
 ) -> tuple[Any, dict[str, Any]]:
     """Stamp and save a snapshot made by the state API; keep how it was made on its parent."""
-    from foldgraph._shell.loop import now_iso
     from foldgraph.checkpoint.base import get_checkpoint_metadata
     from foldgraph.checkpoint.base.id import uuid6
 
@@ -306,7 +304,7 @@ def _put(
 
 
 async def abulk_update_state(
-    self: Pregel, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate]]
+    self: GraphCore, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate]]
 ) -> dict[str, Any]:
     return bulk_update_state(self, config, supersteps)
 

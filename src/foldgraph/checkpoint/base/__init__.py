@@ -1,13 +1,13 @@
 """The checkpointer interface: checkpoint records and `BaseCheckpointSaver`.
 
 Names, fields and call signatures are LangGraph's (`langgraph.checkpoint.base`)
-so savers and the code that drives them port unchanged. Two deliberate
-differences, both following from foldgraph's persistent state:
+so savers and the code that drives them port unchanged. A checkpoint read
+through `get`, `get_tuple` or `list` holds plain values (dicts, lists,
+messages), as in LangGraph; the runner hands savers, and reads back through
+`_stored_tuple`/`_stored_list`, its persistent forms (maps and vectors shared
+with neighbouring checkpoints), so a saver may keep those by reference.
+One deliberate difference:
 
-- The maps of a `Checkpoint` (`channel_values`, `channel_versions`,
-  `versions_seen`) are read-only `Mapping`s, in practice pyrsistent `PMap`s
-  shared with neighbouring checkpoints. Build a new checkpoint instead of
-  editing one in place.
 - Channel versions are plain increasing ints for every saver (LangGraph's
   `InMemorySaver` uses strings with a random suffix).
 """
@@ -300,6 +300,28 @@ class BaseCheckpointSaver(Generic[V]):
     def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         """Optional: drop old checkpoints (`keep_latest`) or whole threads (`delete`)."""
         raise NotImplementedError
+
+    # -- foldgraph's own reads ------------------------------------------------
+
+    def _stored_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """`get_tuple` for foldgraph's runner: the checkpoint in its stored form.
+
+        Savers that keep foldgraph's persistent forms (and convert them to plain
+        values in `get_tuple`) override this to skip that conversion on the hot
+        path; the default is `get_tuple` itself.
+        """
+        return self.get_tuple(config)
+
+    def _stored_list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        """`list` for foldgraph's runner and history tools (see `_stored_tuple`)."""
+        return self.list(config, filter=filter, before=before, limit=limit)
 
     # -- async --------------------------------------------------------------
 

@@ -7,9 +7,10 @@ saver stores the very objects it is given: no copy, no serialisation, and a
 thread's whole history costs only what changed from step to step.
 
 Storage is safe to hand out because it is immutable: a stored checkpoint's
-maps are persistent (plain dicts are frozen on the way in), and every read
-returns a fresh outer dict, so a caller editing what it got cannot change
-what is stored.
+maps are persistent (plain dicts are frozen on the way in). The public reads
+(`get`, `get_tuple`, `list`) return plain values built from it, as
+LangGraph's savers do, one checkpoint at a time as it is read; the runner
+reads the stored form itself through `_stored_tuple`/`_stored_list`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from foldgraph.checkpoint.base import (
     get_checkpoint_id,
     get_checkpoint_metadata,
 )
+from foldgraph.checkpoint.base._plain import plain_tuple
 
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
@@ -195,7 +197,12 @@ class InMemorySaver(BaseCheckpointSaver[int]):
 
         With a `checkpoint_id` the returned tuple's config is `config` itself,
         as in LangGraph; otherwise it is the latest checkpoint's address.
+        Channel values are plain (lists, dicts, messages), as in LangGraph.
         """
+        found = self._stored_tuple(config)
+        return None if found is None else plain_tuple(found)
+
+    def _stored_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         thread_id = _configurable(config, "thread_id", "get_tuple")
         ns = config["configurable"].get("checkpoint_ns", "")
         checkpoint_id = get_checkpoint_id(config)
@@ -228,8 +235,20 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         a `checkpoint_id` that checkpoint only. `filter` keeps checkpoints
         whose metadata equals every given value (a missing key reads as
         None); `before` keeps ids strictly less than its `checkpoint_id`;
-        `limit` caps the count.
+        `limit` caps the count. Each tuple is converted to plain values when
+        the iteration reaches it.
         """
+        for found in self._stored_list(config, filter=filter, before=before, limit=limit):
+            yield plain_tuple(found)
+
+    def _stored_list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
         if config is not None:
             thread_ids: Sequence[str] = (_configurable(config, "thread_id", "list"),)
             only_ns = config["configurable"].get("checkpoint_ns")

@@ -1,4 +1,4 @@
-"""One run of a compiled graph, as a generator shared by the sync and async drivers.
+"""One run of a compiled graph: the fold, persistence and stream chunks, as a generator.
 
 The generator owns the fold: it loads or seeds a snapshot, plans each
 superstep with the kernel, asks its driver to execute the tasks (by yielding
@@ -11,16 +11,15 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Generator, Mapping, Sequence
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
+from foldgraph._context import interrupt_id
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.snapshot import Snapshot, Task
-from foldgraph._shell.interrupts import interrupt_id
 from foldgraph.constants import (
     CONF,
     ERROR,
@@ -37,54 +36,17 @@ from foldgraph.errors import (
     InvalidUpdateError,
     create_error_message,
 )
+from foldgraph.pregel import _emit as emit
+from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._emit import now_iso
+from foldgraph.pregel._protocol import NULL_TASK, NULL_TASK_ID, VIA, Emit, Execute, TaskResult
 from foldgraph.types import Command, Interrupt
 
-if TYPE_CHECKING:
-    from foldgraph.pregel import Pregel
-    from foldgraph.pregel._node import NodeOutput
-
-__all__ = ["Emit", "Execute", "Run", "TaskResult"]
+__all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
 
 # LangGraph's default, and its environment override, read once at import as it does.
 DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 EMPTY = Snapshot(step=-2)
-NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
-NULL_TASK = Task(id=NULL_TASK_ID, name="__input__", path=("__input__",), triggers=(), input=None)
-
-
-@attrs.frozen(slots=True)
-class Emit:
-    """A stream chunk: (namespace, mode, payload)."""
-
-    ns: tuple[str, ...]
-    mode: str
-    payload: Any
-
-
-@attrs.frozen(slots=True)
-class Execute:
-    """A request to the driver: run these tasks and send back their results."""
-
-    tasks: tuple[Task, ...]
-    step: int
-
-
-@attrs.frozen(slots=True)
-class TaskResult:
-    task: Task
-    output: NodeOutput | None = None
-    error: BaseException | None = None
-    interrupts: tuple[Interrupt, ...] = ()
-    parent_command: Any = None
-    output_snapshot: Snapshot | None = None
-    null_resume: list[Any] = dataclasses.field(default_factory=list)
-    messages: Any = None
-    """The messages-stream callback handler, when that mode is on."""
-    start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat()
 
 
 def is_interrupt_id_map(resume: Any) -> bool:
@@ -107,7 +69,7 @@ def _is_hex(s: str) -> bool:
 class Run:
     """State of one invocation; `steps()` is the generator the drivers consume."""
 
-    graph: Pregel
+    graph: GraphCore
     input: Any
     config: dict[str, Any]
     modes: frozenset[str]
@@ -265,7 +227,7 @@ class Run:
             todo = tuple(t for t in tasks if not _finished(done.get(t.id)))
             if "tasks" in self.modes or "debug" in self.modes:
                 for t in todo:
-                    yield from self._emit_task_start(t, step)
+                    yield from emit.task_start(self.ns, self.modes, t, step)
             results = (yield Execute(todo, step)) if todo else {}
             assert results is not None
             outcome = yield from self._collect(tasks, results, done, step)
@@ -357,14 +319,14 @@ class Run:
             raise EmptyInputError("Received no input for __start__")
         self.emitted_values = True
         if "values" in self.modes:
-            yield from self._emit_values(force=True)
+            yield from emit.values(graph, self.ns, self.snapshot, force=True)
         return True
 
     def _load(self) -> bool:
         if self.checkpointer is None:
             self.snapshot = self.graph._empty
             return False
-        saved = self.checkpointer.get_tuple(self._load_config())
+        saved = self.checkpointer._stored_tuple(self._load_config())
         if saved is None:
             self.snapshot = self.graph._empty
             return False
@@ -373,7 +335,7 @@ class Run:
         self._replaying = replaying and self.input is None
         pending: dict[str, list[tuple[str, Any]]] = {}
         for tid, chan, val in saved.pending_writes or ():
-            if (replaying and chan == RESUME) or tid.startswith("__via__:"):
+            if (replaying and chan == RESUME) or tid.startswith(VIA):
                 continue
             pending.setdefault(tid, []).append((chan, val))
         null_writes = pending.pop(NULL_TASK_ID, None)
@@ -484,7 +446,7 @@ class Run:
                     chunk["__metadata__"] = {"cached": True}
                 yield Emit(self.ns, "updates", chunk)
             if "tasks" in self.modes or "debug" in self.modes:
-                yield from self._emit_task_result(t, result, step)
+                yield from emit.task_result(graph, self.ns, self.modes, t, result.output, step)
 
         if errors:
             first = errors[0]
@@ -525,7 +487,7 @@ class Run:
         self.save(new)
         self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
         if "values" in self.modes:
-            yield from self._emit_values()
+            yield from emit.values(graph, self.ns, new)
         if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
             yield from self._emit_checkpoint(new)
         return "ok"
@@ -538,79 +500,17 @@ class Run:
         self.flush_final()
         yield from self._emit_interrupts()
 
-    # -- stream chunks ----------------------------------------------------------------------
-
-    def _emit_values(self, force: bool = False) -> Generator[Emit, Any, None]:
-        graph = self.graph
-        if force or self.snapshot.updated & graph._stream_set:
-            values = graph._stream_values(self.snapshot)
-            if values is not None or force:
-                yield Emit(self.ns, "values", values)
-
     def _emit_interrupts(
         self, per_task: Sequence[tuple[Interrupt, ...]] = ()
     ) -> Generator[Emit, Any, None]:
-        """The stop, on the stream: per interrupted task, an updates chunk and a values
-        chunk (state plus that task's interrupts); a breakpoint gives one empty chunk."""
-        if "updates" in self.modes:
-            for interrupts in per_task or [tuple(self.interrupts)]:
-                yield Emit(self.ns, "updates", {"__interrupt__": tuple(interrupts)})
-        if "values" in self.modes and self.interrupts:
-            values = self.graph._stream_values(self.snapshot)
-            state = dict(values) if isinstance(values, dict) else {}
-            for interrupts in per_task or [tuple(self.interrupts)]:
-                yield Emit(self.ns, "values", {**state, "__interrupt__": tuple(interrupts)})
+        return emit.interrupts(
+            self.graph, self.ns, self.modes, self.snapshot, self.interrupts, per_task
+        )
 
     def _emit_checkpoint(self, snapshot: Snapshot) -> Generator[Emit, Any, None]:
-        state = self.graph._state_snapshot(snapshot, {}, self.checkpoint_ns, self.thread_id)
-        payload = {
-            "config": state.config,
-            "metadata": state.metadata,
-            "values": state.values,
-            "next": list(state.next),
-            "parent_config": state.parent_config,
-            "tasks": [
-                {"id": t.id, "name": t.name, "interrupts": t.interrupts, "state": t.state}
-                for t in state.tasks
-            ],
-        }
-        yield from self._emit_event("checkpoints", "checkpoint", payload, snapshot.step)
-
-    def _emit_task_start(self, task: Task, step: int) -> Generator[Emit, Any, None]:
-        payload = {
-            "id": task.id,
-            "name": task.name,
-            "input": _plain(task.input),
-            "triggers": tuple(task.triggers),
-        }
-        yield from self._emit_event("tasks", "task", payload, step)
-
-    def _emit_task_result(
-        self, task: Task, result: TaskResult, step: int
-    ) -> Generator[Emit, Any, None]:
-        assert result.output is not None
-        payload = {
-            "id": task.id,
-            "name": task.name,
-            "error": None,
-            "result": {
-                c: _plain(v) for c, v in result.output.writes if c in self.graph._stream_set
-            },
-            "interrupts": [],
-        }
-        yield from self._emit_event("tasks", "task_result", payload, step)
-
-    def _emit_event(
-        self, mode: str, kind: str, payload: dict[str, Any], step: int
-    ) -> Generator[Emit, Any, None]:
-        """One event on its own stream mode, and wrapped for the `debug` mode."""
-        if payload.get("name") == START:
-            return  # the input mapping is an internal task, hidden as in LangGraph
-        if mode in self.modes:
-            yield Emit(self.ns, mode, payload)
-        if "debug" in self.modes:
-            debug = {"step": step, "timestamp": now_iso(), "type": kind, "payload": payload}
-            yield Emit(self.ns, "debug", debug)
+        return emit.checkpoint(
+            self.graph, self.ns, self.modes, snapshot, self.checkpoint_ns, self.thread_id
+        )
 
     # -- task context ------------------------------------------------------------------------
 
@@ -643,9 +543,3 @@ def _path_str(path: tuple[Any, ...]) -> str:
 
 def _error_repr(error: BaseException) -> str:
     return repr(error)
-
-
-def _plain(value: Any) -> Any:
-    from foldgraph._kernel.frozen import thaw
-
-    return thaw(value)

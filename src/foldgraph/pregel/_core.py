@@ -1,0 +1,388 @@
+"""`GraphCore`: what a compiled graph is, and how its snapshots look from outside.
+
+It holds the kernel's spec, the node runners and the channel lists, with the sets
+derived from them once at compile time. Its methods are pure views: snapshot <->
+checkpoint, output and stream values, and the `StateSnapshot` a caller sees. The
+run, the drivers and the state API read a graph through this class; `Pregel`
+adds the running API on top.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import immutables
+from langchain_core.runnables import RunnableConfig
+
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.fold import apply, apply_without_step, plan
+from foldgraph._kernel.frozen import as_map, thaw
+from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
+from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, ROOT, START
+from foldgraph.errors import InvalidUpdateError
+from foldgraph.pregel._node import NodeRunner
+from foldgraph.pregel._protocol import NULL_TASK_ID
+from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
+
+__all__ = ["GraphCore"]
+
+logger = logging.getLogger("foldgraph.pregel")
+
+
+class GraphCore:
+    """A compiled graph's data: the pure spec, the node runners, and run-time settings."""
+
+    def __init__(
+        self,
+        *,
+        spec: GraphSpec,
+        runners: dict[str, NodeRunner],
+        node_order: list[str],
+        stream_channels: list[str] | None = None,
+        input_channels: list[str],
+        output_channels: list[str],
+        state_channels: list[str],
+        context_schema: Any = None,
+        stream_mode: str = "values",
+        checkpointer: Any = None,
+        cache: Any = None,
+        store: Any = None,
+        interrupt_before_nodes: Sequence[str] = (),
+        interrupt_after_nodes: Sequence[str] = (),
+        debug: bool = False,
+        name: str = "LangGraph",
+        config: RunnableConfig | None = None,
+    ) -> None:
+        names = frozenset(node_order)
+        self.spec = spec
+        self.runners = {k: r.with_nodes(names) for k, r in runners.items()}
+        self.node_order = node_order
+        self.input_channels = input_channels
+        self.output_channels = output_channels
+        self.stream_channels = stream_channels if stream_channels is not None else state_channels
+        self.state_channels = state_channels
+        self.context_schema = context_schema
+        self.stream_mode = stream_mode
+        self.checkpointer = checkpointer
+        self.cache = cache
+        self.store = store
+        self.interrupt_before_nodes = list(interrupt_before_nodes)
+        self.interrupt_after_nodes = list(interrupt_after_nodes)
+        self.debug = debug
+        self.name = name
+        self.config = config
+        self._output_set = frozenset(output_channels)
+        self._stream_set = frozenset(self.stream_channels)
+        self._node_rank = {name: i for i, name in enumerate(node_order)}
+        self._untracked = tuple(k for k, c in spec.channels.items() if not c.checkpointed)
+        self._initial = as_map(
+            {k: v for k, c in spec.channels.items() if (v := c.initial()) is not MISSING}
+        )
+        self._empty = Snapshot(values=self._initial, step=-2)
+        self._state_set = frozenset(state_channels)
+
+    # -- Runnable plumbing -----------------------------------------------------------------
+
+    @property
+    def nodes(self) -> dict[str, NodeRunner]:
+        return self.runners
+
+    @property
+    def channels(self) -> Mapping[str, Any]:
+        return self.spec.channels
+
+    def _stream_values(self, snapshot: Snapshot) -> Any:
+        return self._output_values(snapshot, None, self.stream_channels)
+
+    def _output_values(
+        self, snapshot: Snapshot, output_keys: Any = None, default: Sequence[str] | None = None
+    ) -> Any:
+        channels = self.spec.channels
+        values = snapshot.values
+        if output_keys is None:
+            keys: Sequence[str] = self.output_channels if default is None else default
+            if list(keys) == [ROOT]:
+                stored = values.get(ROOT, MISSING)
+                return None if stored is MISSING else channels[ROOT].output(stored)
+        elif isinstance(output_keys, str):
+            stored = values.get(output_keys, MISSING)
+            return None if stored is MISSING else channels[output_keys].output(stored)
+        else:
+            keys = output_keys
+        out = {}
+        for key in keys:
+            stored = values.get(key, MISSING)
+            if stored is not MISSING:
+                out[key] = channels[key].output(stored)
+        return out
+
+    def _input_update_writes(self, command: Command[Any]) -> list[tuple[str, Any]]:
+        pairs = command._update_as_tuples()
+        writable = self.spec.channels
+        unknown = [k for k, _ in pairs if k not in writable]
+        if unknown:
+            if self.runners[START].strict_updates:
+                raise InvalidUpdateError(
+                    f"Command(update=...) names unknown state key(s) {unknown}; the graph's "
+                    f"state has keys {self.state_channels}. (This check is on because the "
+                    "graph was compiled with strict_updates=True.)"
+                )
+            for key in unknown:
+                logger.warning(
+                    "Task __input__ with path () wrote to unknown channel %s, ignoring it.", key
+                )
+            pairs = [(k, v) for k, v in pairs if k in writable]
+        self.runners[START]._give_ids(pairs)
+        return list(pairs)
+
+    # -- checkpoints <-> snapshots ------------------------------------------------------------
+
+    def _checkpoint_of(self, snapshot: Snapshot) -> dict[str, Any]:
+        values = snapshot.values
+        untracked = [k for k in self._untracked if k in values]
+        if untracked:
+            ev = values.mutate()
+            for k in untracked:
+                del ev[k]
+            values = ev.finish()
+        return {
+            "v": 4,
+            "id": snapshot.id,
+            "ts": snapshot.created_at,
+            "channel_values": values,
+            "channel_versions": snapshot.versions,
+            "versions_seen": snapshot.seen,
+            "updated_channels": sorted(snapshot.updated),
+        }
+
+    def _snapshot_of(self, saved: Any) -> Snapshot:
+        cp = saved.checkpoint
+        seen = cp.get("versions_seen", {})
+        if not isinstance(seen, immutables.Map):
+            seen = as_map({k: as_map(v) for k, v in seen.items()})
+        parent = (saved.parent_config or {}).get(CONF, {}).get("checkpoint_id")
+        values = as_map(cp.get("channel_values", {}))
+        missing = [k for k in self._initial if k not in values]
+        if missing:
+            values = values.update({k: self._initial[k] for k in missing})
+        return Snapshot(
+            values=values,
+            versions=as_map(cp.get("channel_versions", {})),
+            seen=seen,
+            step=(saved.metadata or {}).get("step", -1),
+            updated=frozenset(cp.get("updated_channels") or ()),
+            id=cp["id"],
+            parent_id=parent,
+            metadata=dict(saved.metadata or {}),
+            created_at=cp.get("ts", ""),
+        )
+
+    def _state_snapshot(
+        self,
+        snapshot: Snapshot,
+        pending: Mapping[str, list[tuple[str, Any]]],
+        checkpoint_ns: str,
+        thread_id: Any,
+        *,
+        apply_pending: bool = False,
+        child_results: Mapping[str, Any] | None = None,
+        subgraphs: bool = False,
+        checkpoint_map: Mapping[str, str] | None = None,
+    ) -> StateSnapshot:
+        tasks = self._in_definition_order(plan(self.spec, snapshot))
+        shown = snapshot
+        finished: list[tuple[Task, list[tuple[str, Any]]]] = []
+        for t in tasks:
+            writes = pending.get(t.id)
+            if writes and any(c not in (INTERRUPT, ERROR, "__resume__") for c, _ in writes):
+                finished.append((t, writes))
+        done_ids: set[str] = set()
+        if apply_pending and finished:
+            # As LangGraph: the latest state shows what finished tasks already wrote.
+            shown = apply(self.spec, snapshot, finished)
+            if len(finished) == len(tasks):
+                tasks = self._in_definition_order(plan(self.spec, shown))
+                pending = {}
+            else:
+                done_ids = {t.id for t, _ in finished}
+        values = self._values_of(shown)
+        config: dict[str, Any] = {
+            CONF: {
+                "thread_id": thread_id,
+                "checkpoint_ns": checkpoint_ns,
+                "checkpoint_id": snapshot.id,
+            }
+        }
+        if checkpoint_map:
+            config[CONF]["checkpoint_map"] = dict(checkpoint_map)
+        parent_config = (
+            {
+                CONF: {
+                    "thread_id": thread_id,
+                    "checkpoint_ns": checkpoint_ns,
+                    "checkpoint_id": snapshot.parent_id,
+                }
+            }
+            if snapshot.parent_id
+            else None
+        )
+        pregel_tasks = []
+        interrupts: list[Interrupt] = []
+        for t in tasks:
+            writes = pending.get(t.id, [])
+            error = next((v for c, v in writes if c == ERROR), None)
+            # The latest state hides interrupts already answered; a past checkpoint
+            # shows every interrupt raised from it, as LangGraph does.
+            task_interrupts: tuple[Interrupt, ...] = (
+                ()
+                if apply_pending and _has_result(writes)
+                else tuple(i for c, v in writes if c == INTERRUPT for i in v)
+            )
+            interrupts.extend(task_interrupts)
+            result = None
+            if child_results is not None and t.id in child_results:
+                result = child_results[t.id]
+            elif writes:
+                state_writes = {c: v for c, v in writes if c in self._state_set}
+                result = _plain_dict(state_writes) if state_writes else None
+            state = None
+            runner = self.runners.get(t.name)
+            sub = _subgraph_of(runner)
+            if sub is not None:
+                sub_ns = f"{checkpoint_ns}{NS_SEP if checkpoint_ns else ''}{t.name}{NS_END}{t.id}"
+                sub_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": sub_ns}}
+                sub_cp = (
+                    sub.checkpointer
+                    if sub.checkpointer not in (None, True, False)
+                    else self.checkpointer
+                )
+                is_node = runner.action is not None and runner.action.is_subgraph
+                state = sub_config if is_node else None
+                if subgraphs and sub_cp is not None:
+                    saved = sub_cp._stored_tuple(sub_config)
+                    if saved is not None:
+                        parent_map = dict(checkpoint_map or {checkpoint_ns: snapshot.id})
+                        state = sub._state_from_tuple(
+                            saved,
+                            sub_ns,
+                            thread_id,
+                            apply_pending=True,
+                            subgraphs=True,
+                            checkpoint_map={**parent_map, sub_ns: saved.checkpoint["id"]},
+                        )
+            pregel_tasks.append(
+                PregelTask(
+                    id=t.id,
+                    name=t.name,
+                    path=t.path,
+                    error=_as_error(error),
+                    interrupts=task_interrupts,
+                    state=state,
+                    result=result,
+                )
+            )
+        next_nodes = tuple(
+            t.name
+            for t in tasks
+            if not (apply_pending and (t.id in done_ids or _has_result(pending.get(t.id))))
+        )
+        return StateSnapshot(
+            values=values,
+            next=next_nodes,
+            config=config,
+            metadata=dict(snapshot.metadata) if snapshot.metadata else None,
+            created_at=snapshot.created_at or None,
+            parent_config=parent_config,
+            tasks=tuple(pregel_tasks),
+            interrupts=tuple(interrupts),
+        )
+
+    def _in_definition_order(self, tasks: Sequence[Task]) -> tuple[Task, ...]:
+        """Tasks as get_state lists them: Sends first, then nodes in the order they were added."""
+        rank = self._node_rank
+        return tuple(sorted(tasks, key=lambda t: (not t.is_push, rank.get(t.name, -1))))
+
+    def _values_of(self, snapshot: Snapshot) -> Any:
+        if self.stream_channels == [ROOT]:
+            return self._stream_values(snapshot)
+        channels = self.spec.channels
+        out = {}
+        for key in self.stream_channels:
+            stored = snapshot.values.get(key, MISSING)
+            if stored is not MISSING:
+                out[key] = channels[key].output(stored)
+        return out
+
+    def _state_from_tuple(
+        self,
+        saved: Any,
+        checkpoint_ns: str,
+        thread_id: Any,
+        *,
+        apply_pending: bool,
+        subgraphs: bool = False,
+        child_results: Mapping[str, Any] | None = None,
+        checkpoint_map: Mapping[str, str] | None = None,
+    ) -> StateSnapshot:
+        snapshot = self._snapshot_of(saved)
+        pending: dict[str, list[tuple[str, Any]]] = {}
+        for tid, chan, val in saved.pending_writes or ():
+            pending.setdefault(tid, []).append((chan, val))
+        null_writes = pending.pop(NULL_TASK_ID, None)
+        if null_writes:
+            # Writes given with a Command input show as part of the checkpoint's state.
+            state_writes = [(c, v) for c, v in null_writes if c in self._stream_set]
+            snapshot = apply_without_step(self.spec, snapshot, state_writes)
+        return self._state_snapshot(
+            snapshot,
+            pending,
+            checkpoint_ns,
+            thread_id,
+            apply_pending=apply_pending,
+            subgraphs=subgraphs,
+            child_results=child_results,
+            checkpoint_map=checkpoint_map,
+        )
+
+
+def _as_error(error: Any) -> Any:
+    """A recorded task error, as LangGraph shows it in a snapshot: its repr, as a string."""
+    if error is None or isinstance(error, BaseException):
+        return error
+    return str(error)
+
+
+def _subgraph_of(runner: NodeRunner | None) -> GraphCore | None:
+    """The graph a node runs: the node itself, or one its function refers to."""
+    if runner is None or runner.action is None:
+        return None
+    target = runner.action.target
+    if isinstance(target, GraphCore):
+        return target
+    func = getattr(target, "__func__", target)
+    for cell in getattr(func, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if isinstance(value, GraphCore):
+            return value
+    code = getattr(func, "__code__", None)
+    names = getattr(func, "__globals__", {})
+    for name in getattr(code, "co_names", ()):
+        value = names.get(name)
+        if isinstance(value, GraphCore):
+            return value
+    return None
+
+
+def _has_result(writes: Any) -> bool:
+    if not writes:
+        return False
+    return any(c not in (INTERRUPT, ERROR, "__resume__") for c, _ in writes)
+
+
+def _plain_dict(d: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: thaw(v) for k, v in d.items()}

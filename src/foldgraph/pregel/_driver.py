@@ -1,0 +1,207 @@
+"""The drivers: pump a run's generator and execute the tasks it asks for.
+
+`drive` runs a step's tasks on threads, `adrive` on asyncio; both only execute,
+the run generator owns the fold, persistence and stream chunks.
+
+The thread executor cannot deadlock, whatever the nesting: a thread that waits
+for a step never waits on work that sits in the pool's queue. The caller runs
+tasks itself until none is left to start; a helper job that has not started by
+then is cancelled (it has nothing left to do), so the caller only ever waits for
+tasks that are running, and a running task (a nested graph included) makes
+progress on its own thread. A step with a single task runs inline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import contextvars
+import os
+import queue
+import threading
+from collections.abc import AsyncIterator, Generator, Iterator, Sequence
+from typing import Any
+
+from foldgraph._kernel.snapshot import Task
+from foldgraph.pregel._protocol import Emit, Execute, TaskResult
+from foldgraph.pregel._run import Run
+from foldgraph.pregel._task import arun_task, run_task
+
+__all__ = ["adrive", "drive"]
+
+_POOL_SIZE = min(32, (os.cpu_count() or 1) + 4)
+_POOLS: dict[int, concurrent.futures.ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+_POLL = 0.01
+"""Seconds between looks at the live queue while tasks run (custom / messages modes)."""
+
+Results = dict[str, TaskResult]
+
+
+def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
+    """Pump `run` on this thread; chunks written live by nodes come out as they arrive."""
+    gen = run.steps()
+    send: Results | None = None
+    max_workers = run.config.get("max_concurrency")
+    try:
+        while True:
+            try:
+                item = gen.send(send)
+            except StopIteration:
+                break
+            if isinstance(item, Emit):
+                send = None
+                yield item
+                continue
+            send = yield from _execute(run, item, max_workers, live)
+            while run.child_sink:
+                yield run.child_sink.pop(0)
+    finally:
+        gen.close()
+
+
+async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator[Emit]:
+    """Async twin of `drive`: a step's tasks run concurrently on the event loop."""
+    gen = run.steps()
+    send: Results | None = None
+    limit = run.config.get("max_concurrency")
+    semaphore = asyncio.Semaphore(limit) if limit else None
+
+    async def one(task: Task, step: int) -> TaskResult:
+        if semaphore is None:
+            return await arun_task(run, task, step)
+        async with semaphore:
+            return await arun_task(run, task, step)
+
+    try:
+        while True:
+            try:
+                item = gen.send(send)
+            except StopIteration:
+                break
+            if isinstance(item, Emit):
+                send = None
+                yield item
+                continue
+            if len(item.tasks) == 1 and live is None:
+                results = [await arun_task(run, item.tasks[0], item.step)]
+            else:
+                gathered = asyncio.ensure_future(
+                    asyncio.gather(*(one(t, item.step) for t in item.tasks))
+                )
+                while live is not None and not gathered.done():
+                    await asyncio.wait({gathered}, timeout=_POLL)
+                    for emit in _drain(live, run):
+                        yield emit
+                results = await gathered
+                if live is not None:
+                    for emit in _drain(live, run):
+                        yield emit
+            send = {r.task.id: r for r in results}
+            while run.child_sink:
+                yield run.child_sink.pop(0)
+    finally:
+        gen.close()
+
+
+def _execute(
+    run: Run, item: Execute, max_workers: int | None, live: queue.SimpleQueue[Any] | None
+) -> Generator[Emit, None, Results]:
+    """Run one step's tasks; yields live chunks while they run, returns their results."""
+    tasks, step = item.tasks, item.step
+    if len(tasks) == 1 and live is None:
+        return {tasks[0].id: run_task(run, tasks[0], step)}
+    if live is None:
+        return _run_shared(run, tasks, step, max_workers)
+    return (yield from _run_streaming(run, tasks, step, max_workers, live))
+
+
+def _run_shared(run: Run, tasks: Sequence[Task], step: int, max_workers: int | None) -> Results:
+    """Run tasks on the pool with the calling thread taking its share (see module doc)."""
+    todo = collections.deque(tasks)
+    results: Results = {}
+
+    def work() -> None:
+        while True:
+            try:
+                task = todo.popleft()
+            except IndexError:
+                return
+            results[task.id] = run_task(run, task, step)
+
+    limit = max_workers or _POOL_SIZE
+    pool = _pool(max_workers)
+    helpers = [
+        pool.submit(contextvars.copy_context().run, work)
+        for _ in range(min(len(tasks) - 1, max(limit - 1, 0)))
+    ]
+    contextvars.copy_context().run(work)
+    _join(helpers)
+    return {t.id: results[t.id] for t in tasks}
+
+
+def _run_streaming(
+    run: Run,
+    tasks: Sequence[Task],
+    step: int,
+    max_workers: int | None,
+    live: queue.SimpleQueue[Any],
+) -> Generator[Emit, None, Results]:
+    """Run every task on the pool so this thread can pass live chunks on meanwhile.
+
+    A task still queued after a poll (the pool is busy, maybe with this run's own
+    parents) is taken back and run here, so the wait never depends on the queue.
+    """
+    pool = _pool(max_workers)
+    futures = {
+        pool.submit(contextvars.copy_context().run, run_task, run, t, step): t for t in tasks
+    }
+    results: Results = {}
+    pending = set(futures)
+    while pending:
+        _, pending = concurrent.futures.wait(
+            pending, timeout=_POLL, return_when=concurrent.futures.FIRST_COMPLETED
+        )
+        yield from _drain(live, run)
+        for future in list(pending):
+            if not future.running() and future.cancel():
+                pending.discard(future)
+                task = futures[future]
+                results[task.id] = contextvars.copy_context().run(run_task, run, task, step)
+                yield from _drain(live, run)
+    yield from _drain(live, run)
+    for future, task in futures.items():
+        if not future.cancelled():
+            results[task.id] = future.result()
+    return {t.id: results[t.id] for t in tasks}
+
+
+def _join(helpers: Sequence[concurrent.futures.Future[Any]]) -> None:
+    """Wait for helpers that started; cancel those still queued (their work is done)."""
+    for helper in helpers:
+        helper.cancel()
+    for helper in helpers:
+        if not helper.cancelled():
+            helper.result()
+
+
+def _pool(max_workers: int | None) -> concurrent.futures.ThreadPoolExecutor:
+    """A process-wide pool per size: threads are started once, not per run."""
+    size = max_workers or _POOL_SIZE
+    with _POOLS_LOCK:
+        pool = _POOLS.get(size)
+        if pool is None:
+            pool = _POOLS[size] = concurrent.futures.ThreadPoolExecutor(
+                max_workers=size, thread_name_prefix="foldgraph"
+            )
+        return pool
+
+
+def _drain(live: queue.SimpleQueue[Any], run: Run) -> Iterator[Emit]:
+    while True:
+        try:
+            item = live.get_nowait()
+        except queue.Empty:
+            return
+        yield item if isinstance(item, Emit) else Emit(run.ns, "custom", item)

@@ -1,0 +1,128 @@
+"""Stream chunks of a run: values, interrupts, checkpoints, task events and debug.
+
+Pure builders of `Emit`s from what the run knows; the run decides when to emit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.snapshot import Snapshot, Task
+from foldgraph.constants import START
+from foldgraph.errors import Interrupt
+from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._node import NodeOutput
+from foldgraph.pregel._protocol import Emit
+
+__all__ = ["checkpoint", "event", "interrupts", "now_iso", "task_result", "task_start", "values"]
+
+Chunks = Iterator[Emit]
+
+
+def now_iso() -> str:
+    """A checkpoint's or event's timestamp, as LangGraph writes it."""
+    return datetime.now(UTC).isoformat()
+
+
+def values(
+    graph: GraphCore, ns: tuple[str, ...], snapshot: Snapshot, force: bool = False
+) -> Chunks:
+    """The state after a step, when the step changed a streamed channel (or `force`)."""
+    if force or snapshot.updated & graph._stream_set:
+        shown = graph._stream_values(snapshot)
+        if shown is not None or force:
+            yield Emit(ns, "values", shown)
+
+
+def interrupts(
+    graph: GraphCore,
+    ns: tuple[str, ...],
+    modes: frozenset[str],
+    snapshot: Snapshot,
+    raised: Sequence[Interrupt],
+    per_task: Sequence[tuple[Interrupt, ...]] = (),
+) -> Chunks:
+    """The stop, on the stream: per interrupted task, an updates chunk and a values
+    chunk (state plus that task's interrupts); a breakpoint gives one empty chunk."""
+    if "updates" in modes:
+        for group in per_task or [tuple(raised)]:
+            yield Emit(ns, "updates", {"__interrupt__": tuple(group)})
+    if "values" in modes and raised:
+        shown = graph._stream_values(snapshot)
+        state = dict(shown) if isinstance(shown, dict) else {}
+        for group in per_task or [tuple(raised)]:
+            yield Emit(ns, "values", {**state, "__interrupt__": tuple(group)})
+
+
+def checkpoint(
+    graph: GraphCore,
+    ns: tuple[str, ...],
+    modes: frozenset[str],
+    snapshot: Snapshot,
+    checkpoint_ns: str,
+    thread_id: Any,
+) -> Chunks:
+    """A saved checkpoint, as the `checkpoints` mode shows it."""
+    state = graph._state_snapshot(snapshot, {}, checkpoint_ns, thread_id)
+    payload = {
+        "config": state.config,
+        "metadata": state.metadata,
+        "values": state.values,
+        "next": list(state.next),
+        "parent_config": state.parent_config,
+        "tasks": [
+            {"id": t.id, "name": t.name, "interrupts": t.interrupts, "state": t.state}
+            for t in state.tasks
+        ],
+    }
+    yield from event(ns, modes, "checkpoints", "checkpoint", payload, snapshot.step)
+
+
+def task_start(ns: tuple[str, ...], modes: frozenset[str], task: Task, step: int) -> Chunks:
+    payload = {
+        "id": task.id,
+        "name": task.name,
+        "input": thaw(task.input),
+        "triggers": tuple(task.triggers),
+    }
+    yield from event(ns, modes, "tasks", "task", payload, step)
+
+
+def task_result(
+    graph: GraphCore,
+    ns: tuple[str, ...],
+    modes: frozenset[str],
+    task: Task,
+    output: NodeOutput | None,
+    step: int,
+) -> Chunks:
+    assert output is not None
+    payload = {
+        "id": task.id,
+        "name": task.name,
+        "error": None,
+        "result": {c: thaw(v) for c, v in output.writes if c in graph._stream_set},
+        "interrupts": [],
+    }
+    yield from event(ns, modes, "tasks", "task_result", payload, step)
+
+
+def event(
+    ns: tuple[str, ...],
+    modes: frozenset[str],
+    mode: str,
+    kind: str,
+    payload: dict[str, Any],
+    step: int,
+) -> Chunks:
+    """One event on its own stream mode, and wrapped for the `debug` mode."""
+    if payload.get("name") == START:
+        return  # the input mapping is an internal task, hidden as in LangGraph
+    if mode in modes:
+        yield Emit(ns, mode, payload)
+    if "debug" in modes:
+        debug = {"step": step, "timestamp": now_iso(), "type": kind, "payload": payload}
+        yield Emit(ns, "debug", debug)

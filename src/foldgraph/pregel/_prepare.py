@@ -1,0 +1,200 @@
+"""Preparing a run: merged config, parent and child graphs, modes, runtime.
+
+`make_run` turns the caller's arguments into a `Run` ready to be driven. A graph
+invoked inside a node of another graph finds its parent run here (through the
+task's config) and inherits its saver, namespace, durability and stream sink.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+
+from foldgraph._context import outer_config
+from foldgraph._kernel._missing import MISSING
+from foldgraph._shell.coerce import coerce_context
+from foldgraph.constants import CONF, NS_END, NS_SEP
+from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._protocol import FG_TASK, Emit
+from foldgraph.pregel._run import Run
+from foldgraph.runtime import Runtime
+
+__all__ = ["ALL_MODES", "make_run", "merge_config", "no_writer", "stream_modes", "stream_run"]
+
+ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages"})
+
+
+def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, Any]:
+    if not graph.config:
+        return dict(config or {})
+    merged = dict(graph.config)
+    for key, value in (config or {}).items():
+        if key == CONF:
+            merged[CONF] = {**merged.get(CONF, {}), **value}
+        else:
+            merged[key] = value
+    return merged
+
+
+def make_run(
+    graph: GraphCore,
+    input: Any,
+    config: RunnableConfig | None,
+    modes: frozenset[str],
+    *,
+    context: Any,
+    interrupt_before: Any,
+    interrupt_after: Any,
+    durability: str | None,
+    writer: Any,
+) -> Run:
+    cfg = merge_config(graph, config)
+    conf = cfg.get(CONF, {})
+    parent_ref = conf.get(FG_TASK)
+    if parent_ref is None:
+        outer = outer_config()
+        if outer is not None:
+            parent_ref = outer.get(CONF, {}).get(FG_TASK)
+            # Called inside a node without a config: inherit the node's (thread and all).
+            cfg = {
+                **outer,
+                **cfg,
+                CONF: {**outer.get(CONF, {}), **cfg.get(CONF, {})},
+                "metadata": {**outer.get("metadata", {}), **cfg.get("metadata", {})},
+            }
+            conf = cfg[CONF]
+    checkpointer = graph.checkpointer
+    ns: tuple[str, ...] = ()
+    checkpoint_ns = ""
+    parent_resume: Any = MISSING
+    stateful_child = False
+    sink = None
+    parent_run = None
+    if parent_ref is not None:
+        parent_run, parent_task = parent_ref
+        ns = (*parent_run.ns, f"{parent_task.name}{NS_END}{parent_task.id}")
+        checkpoint_ns = parent_run.task_namespace(parent_task)
+        if checkpointer is None:
+            checkpointer = parent_run.checkpointer
+        elif checkpointer is True:
+            checkpointer = parent_run.checkpointer
+            stateful_child = True
+            checkpoint_ns = NS_SEP.join(
+                part.split(NS_END)[0] for part in checkpoint_ns.split(NS_SEP)
+            )
+        if checkpointer is False:
+            checkpointer = None
+        durability = durability or parent_run.durability
+        parent_resume = parent_run.resumed.get(parent_task.id, MISSING)
+        sink = parent_run.child_sink if parent_run.subgraphs else None
+        conf = {k: v for k, v in conf.items() if k not in (FG_TASK, "checkpoint_id")}
+        conf["checkpoint_ns"] = checkpoint_ns
+        conf["__fg_parents__"] = {
+            **parent_run._parents(),
+            parent_run.checkpoint_ns: parent_run.snapshot.id,
+        }
+        cfg = {**cfg, CONF: conf}
+    elif checkpointer is True or checkpointer is False:
+        checkpointer = None
+    if checkpointer is not None and not (
+        conf.get("thread_id") is not None
+        or conf.get("checkpoint_ns") is not None
+        or conf.get("checkpoint_id") is not None
+    ):
+        raise ValueError(
+            "Checkpointer requires one or more of the following 'configurable' keys: "
+            "thread_id, checkpoint_ns, checkpoint_id"
+        )
+    if durability not in (None, "sync", "async", "exit"):
+        raise ValueError(f"Invalid durability {durability!r}: use 'sync', 'async' or 'exit'.")
+    if context is None and parent_run is not None:
+        runtime = parent_run.runtime
+    else:
+        runtime = Runtime(
+            context=coerce_context(graph.context_schema, context),
+            store=graph.store,
+            stream_writer=writer,
+        )
+    if sink is not None and not modes and parent_run is not None:
+        modes = parent_run.modes
+    return Run(
+        graph=graph,
+        input=input,
+        config=cfg,
+        modes=modes,
+        runtime=runtime,
+        interrupt_before=_nodes_arg(interrupt_before, graph.interrupt_before_nodes),
+        interrupt_after=_nodes_arg(interrupt_after, graph.interrupt_after_nodes),
+        durability=durability or "async",
+        ns=ns,
+        checkpoint_ns=checkpoint_ns,
+        checkpointer=checkpointer,
+        parent_resume=parent_resume,
+        nested=parent_run is not None,
+        stateful_child=stateful_child,
+        parent_sink=sink,
+    )
+
+
+def stream_run(
+    graph: GraphCore, input: Any, config: Any, stream_mode: Any, subgraphs: bool, **options: Any
+) -> tuple[Run, queue.SimpleQueue[Any] | None, str | None]:
+    """Set up a streaming run: its modes, its live queue and its messages handler."""
+    modes, single = stream_modes(graph, stream_mode, config)
+    live, writer = _live_queue(modes)
+    run = make_run(graph, input, config, modes, writer=writer, **options)
+    run.subgraphs = subgraphs
+    run.messages = _messages_handler(modes, live)
+    return run, live, single
+
+
+def stream_modes(
+    graph: GraphCore, stream_mode: Any, config: Any
+) -> tuple[frozenset[str], str | None]:
+    if stream_mode is None:
+        nested = (config or {}).get(CONF, {}).get(FG_TASK) if config else None
+        outer = outer_config()
+        if nested is None and outer is not None:
+            nested = outer.get(CONF, {}).get(FG_TASK)
+        stream_mode = "values" if nested is not None else graph.stream_mode
+    if isinstance(stream_mode, str):
+        modes = [stream_mode]
+        single: str | None = stream_mode
+    else:
+        modes = list(stream_mode)
+        single = None
+    for mode in modes:
+        if mode not in ALL_MODES:
+            raise ValueError(f"Unknown stream_mode {mode!r}: use one of {sorted(ALL_MODES)}.")
+    return frozenset(modes), single
+
+
+def no_writer(_chunk: Any) -> None:
+    return None
+
+
+def _live_queue(modes: frozenset[str]) -> tuple[queue.SimpleQueue[Any] | None, Any]:
+    """The thread-safe queue for chunks emitted while tasks run, and the custom writer."""
+    if not modes & {"custom", "messages"}:
+        return None, no_writer
+    live: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    return live, (live.put if "custom" in modes else no_writer)
+
+
+def _messages_handler(modes: frozenset[str], live: queue.SimpleQueue[Any] | None) -> Any:
+    if "messages" not in modes or live is None:
+        return None
+    from foldgraph._shell.messages import StreamMessagesHandler
+
+    return StreamMessagesHandler(lambda ns, payload: live.put(Emit(ns, "messages", payload)))
+
+
+def _nodes_arg(value: Any, default: Sequence[str]) -> list[str]:
+    if value is None:
+        return list(default)
+    if isinstance(value, str):
+        return [value]
+    return list(value)

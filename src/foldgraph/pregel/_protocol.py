@@ -1,0 +1,56 @@
+"""What a run and its driver say to each other, sans I/O.
+
+The run generator (`_run.Run.steps`) yields `Emit` (a stream chunk) or `Execute`
+(run these tasks) and receives the `TaskResult`s back. Drivers only run node code;
+the run owns the fold, persistence and stream chunks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from foldgraph._kernel.snapshot import Task
+from foldgraph.errors import Interrupt
+from foldgraph.pregel._node import NodeOutput
+
+__all__ = ["FG_TASK", "NULL_TASK", "NULL_TASK_ID", "VIA", "Emit", "Execute", "TaskResult"]
+
+FG_TASK = "__fg_task__"
+"""Config key under which a task's config carries (run, task) to graphs invoked inside it."""
+
+VIA = "__via__:"
+"""Task-id prefix of the writes that record how `update_state` made a checkpoint."""
+
+NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
+NULL_TASK = Task(id=NULL_TASK_ID, name="__input__", path=("__input__",), triggers=(), input=None)
+"""The task that owns writes given with a `Command` input (as LangGraph's null task)."""
+
+
+@attrs.frozen(slots=True)
+class Emit:
+    """A stream chunk: (namespace, mode, payload)."""
+
+    ns: tuple[str, ...]
+    mode: str
+    payload: Any
+
+
+@attrs.frozen(slots=True)
+class Execute:
+    """A request to the driver: run these tasks and send back their results."""
+
+    tasks: tuple[Task, ...]
+    step: int
+
+
+@attrs.frozen(slots=True)
+class TaskResult:
+    """How one task ended: its output, an error, interrupts, or a command for the parent."""
+
+    task: Task
+    output: NodeOutput | None = None
+    error: BaseException | None = None
+    interrupts: tuple[Interrupt, ...] = ()
+    parent_command: Any = None

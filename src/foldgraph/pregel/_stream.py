@@ -1,0 +1,91 @@
+"""Shaping stream output: each `Emit` of a run, as the caller asked to see it.
+
+`deliver` forwards a chunk to a parent run's sink and shapes it for this caller
+(v1 tuples or v2 parts); `invoke_output` builds what `invoke` returns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from foldgraph.errors import GraphInterrupt
+from foldgraph.pregel._protocol import Emit
+from foldgraph.pregel._run import Run
+from foldgraph.types import GraphOutput
+
+__all__ = ["SKIP", "deliver", "invoke_output", "raise_nested_interrupts"]
+
+
+class _Skip:
+    """A chunk this caller does not see."""
+
+
+SKIP = _Skip()
+
+
+def raise_nested_interrupts(run: Run) -> None:
+    """A subgraph's interrupts travel up to its parent as a GraphInterrupt."""
+    if run.nested and run.interrupts:
+        raise GraphInterrupt(tuple(run.interrupts))
+
+
+def deliver(
+    run: Run,
+    emit: Emit,
+    single: str | None,
+    subgraphs: bool,
+    output_keys: Any,
+    version: str = "v1",
+) -> Any:
+    """Forward a chunk to a parent run, and shape it for this caller (or SKIP)."""
+    if run.parent_sink is not None:
+        run.parent_sink.append(emit)
+    if version == "v2":
+        return _part(emit, single, output_keys)
+    return _shape(emit, single, subgraphs, output_keys)
+
+
+def _part(emit: Emit, single: str | None, output_keys: Any) -> Any:
+    """A `version="v2"` stream part: {"type", "ns", "data"} (+ "interrupts" for values)."""
+    if single is not None and emit.mode != single:
+        return SKIP
+    shaped = _shape(emit, emit.mode, False, output_keys) if not emit.ns else None
+    data = emit.payload if emit.ns else shaped
+    part: dict[str, Any] = {"type": emit.mode, "ns": emit.ns, "data": data}
+    if emit.mode == "values":
+        interrupts: tuple[Any, ...] = ()
+        if isinstance(data, dict) and "__interrupt__" in data:
+            interrupts = tuple(data["__interrupt__"])
+            part["data"] = {k: v for k, v in data.items() if k != "__interrupt__"}
+        part["interrupts"] = interrupts
+    return part
+
+
+def invoke_output(run: Run, output_keys: Any, version: str) -> Any:
+    """What `invoke` returns: the output values, with interrupts when the run stopped on some."""
+    final = run.output_snapshot or run.snapshot
+    values = run.graph._output_values(final, output_keys) if run.emitted_values else None
+    if version == "v2":
+        return GraphOutput(value=values, interrupts=tuple(run.interrupts))
+    if run.interrupts:
+        out = dict(values) if isinstance(values, dict) else {}
+        out["__interrupt__"] = list(run.interrupts)
+        return out
+    return values
+
+
+def _shape(emit: Emit, single: str | None, subgraphs: bool, output_keys: Any) -> Any:
+    if emit.ns and not subgraphs:
+        return SKIP
+    if single is not None and emit.mode != single:
+        return SKIP
+    payload = emit.payload
+    if emit.mode == "values" and output_keys is not None and isinstance(payload, dict):
+        keys = [output_keys] if isinstance(output_keys, str) else list(output_keys)
+        if isinstance(output_keys, str) and "__interrupt__" not in payload:
+            payload = payload.get(output_keys)
+        else:
+            payload = {k: v for k, v in payload.items() if k in keys or k == "__interrupt__"}
+    if single is not None:
+        return (emit.ns, payload) if subgraphs else payload
+    return (emit.ns, emit.mode, payload) if subgraphs else (emit.mode, payload)

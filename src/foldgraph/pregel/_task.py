@@ -1,0 +1,299 @@
+"""Running one task: its config, runtime and scratchpad, the node call, its writes.
+
+`run_task` and `arun_task` are the sync and async forms; both build the task's
+scope once, call the node (through the cache when it has a policy), route its
+branches, and turn what happened into a `TaskResult`. Nothing here touches
+the fold or the saver.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.runnables.config import var_child_runnable_config
+
+from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
+from foldgraph._kernel.fold import read_fresh
+from foldgraph._kernel.snapshot import Task
+from foldgraph._shell.coerce import to_schema
+from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
+from foldgraph.constants import CONF
+from foldgraph.errors import GraphInterrupt, ParentCommand
+from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
+from foldgraph.pregel._protocol import FG_TASK, TaskResult
+from foldgraph.pregel._run import Run
+from foldgraph.runtime import ExecutionInfo
+from foldgraph.types import Command, Interrupt
+
+__all__ = ["arun_task", "run_task"]
+
+
+def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
+    base = run.config
+    conf = dict(base.get(CONF, {}))
+    task_ns = run.task_namespace(task)
+    conf["checkpoint_ns"] = task_ns
+    conf[FG_TASK] = (run, task)
+    metadata = {
+        **base.get("metadata", {}),
+        "langgraph_step": step,
+        "langgraph_node": task.name,
+        "langgraph_triggers": task.triggers,
+        "langgraph_path": task.path,
+        "langgraph_checkpoint_ns": task_ns,
+        "checkpoint_ns": task_ns,
+    }
+    config = {**base, CONF: conf, "metadata": metadata}
+    if run.messages is not None:
+        config["callbacks"] = _with_handler(base.get("callbacks"), run.messages)
+    return config
+
+
+def _scope(run: Run, task: Task, step: int) -> TaskScope:
+    """The task's config, runtime and interrupt scratchpad, as its code will see them."""
+    config = _task_config(run, task, step)
+    runtime = run.runtime
+    if run.checkpointer is not None or runtime.execution_info is not None:
+        runtime = runtime.override(
+            execution_info=ExecutionInfo(
+                checkpoint_id=run.snapshot.id,
+                checkpoint_ns=config[CONF]["checkpoint_ns"],
+                task_id=task.id,
+                thread_id=run.thread_id,
+            )
+        )
+    pad = Scratchpad(
+        run.task_interrupt_id(task),
+        run.resume_values(task),
+        null_resume=run.null_resume,
+    )
+    return TaskScope(config, runtime, pad)
+
+
+def _writes(run: Run, runner: NodeRunner, output: Any) -> NodeOutput:
+    if runner.is_start:
+        result = runner.start_writes(output)
+        if run.start_extra:
+            result = NodeOutput(writes=(*result.writes, *run.start_extra), updates=result.updates)
+        return result
+    return runner.output_writes(
+        output, from_subgraph=runner.action is not None and runner.action.is_subgraph
+    )
+
+
+def _finish(
+    run: Run,
+    task: Task,
+    runner: NodeRunner,
+    result: NodeOutput,
+    cached: bool,
+    scope: TaskScope,
+    branch_results: list[Any] | None,
+) -> TaskResult:
+    graph = run.graph
+    if run.messages is not None and not runner.is_start:
+        from foldgraph._shell.messages import namespace_of
+
+        written = [v for c, v in result.writes if c in graph._stream_set]
+        meta = scope.config.get("metadata", {})
+        run.messages.emit_written(namespace_of(meta.get("checkpoint_ns", "")), written, meta)
+    if runner.branches:
+        extra = route_writes(runner, branch_results or [])
+        result = NodeOutput(writes=(*result.writes, *extra), updates=result.updates, cached=cached)
+    elif cached:
+        result = NodeOutput(writes=result.writes, updates=result.updates, cached=True)
+    return TaskResult(task=task, output=result)
+
+
+def _branch_inputs(run: Run, runner: NodeRunner, result: NodeOutput) -> list[Any]:
+    """What each branch of the node reads: the state with the node's writes applied."""
+    graph = run.graph
+    state = read_fresh(graph.spec, run.snapshot, result.writes, graph.state_channels)
+    return [
+        to_schema(branch.input_schema, state) if branch.input_schema else state
+        for _, branch in runner.branches
+    ]
+
+
+def _route(run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope) -> list[Any]:
+    out = []
+    values = _branch_inputs(run, runner, result)
+    for value, action in zip(values, runner.branch_actions, strict=True):
+        res = action.call(value, scope.config, scope.runtime)
+        if asyncio.iscoroutine(res):
+            res = asyncio.run(res)
+        out.append(res)
+    return out
+
+
+async def _aroute(run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope) -> list[Any]:
+    out = []
+    values = _branch_inputs(run, runner, result)
+    for value, action in zip(values, runner.branch_actions, strict=True):
+        if action.is_async or action.is_runnable:
+            out.append(await action.acall(value, scope.config, scope.runtime))
+        else:
+            out.append(action.call(value, scope.config, scope.runtime))
+    return out
+
+
+def run_task(run: Run, task: Task, step: int) -> TaskResult:
+    """Run one task on this thread and report how it ended (never raises for node errors)."""
+    runner = run.graph.runners[task.name]
+    scope = _scope(run, task, step)
+    value = runner.node_input(task)
+    traced = None
+    if not runner.is_start and has_callbacks(scope.config):
+        traced, scope.config = chain_run(scope.config, value, task.name)
+    t1 = TASK_SCOPE.set(scope)
+    t2 = var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
+    try:
+        cached = False
+        if runner.is_start:
+            output = value
+        else:
+            output, cached = _call_cached(run, runner, value, scope)
+        result = _writes(run, runner, output)
+        branch_results = _route(run, runner, result, scope) if runner.branches else None
+        outcome = _finish(run, task, runner, result, cached, scope, branch_results)
+    except GraphInterrupt as exc:
+        outcome = TaskResult(task=task, interrupts=_with_ids(exc.interrupts, scope.scratchpad))
+    except ParentCommand as exc:
+        outcome = _parent_command(run, task, exc)
+    except Exception as exc:
+        _note_node(exc, task.name)
+        outcome = TaskResult(task=task, error=exc)
+    finally:
+        var_child_runnable_config.reset(t2)
+        TASK_SCOPE.reset(t1)
+    if traced is not None:
+        _end_chain_run(traced, outcome)
+    return outcome
+
+
+async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
+    """Async twin of `run_task`."""
+    runner = run.graph.runners[task.name]
+    scope = _scope(run, task, step)
+    value = runner.node_input(task)
+    traced = None
+    if not runner.is_start and has_callbacks(scope.config):
+        traced, scope.config = await achain_run(scope.config, value, task.name)
+    t1 = TASK_SCOPE.set(scope)
+    t2 = var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
+    try:
+        cached = False
+        if runner.is_start:
+            output = value
+        else:
+            output, cached = await _acall_cached(run, runner, value, scope)
+        result = _writes(run, runner, output)
+        branch_results = await _aroute(run, runner, result, scope) if runner.branches else None
+        outcome = _finish(run, task, runner, result, cached, scope, branch_results)
+    except GraphInterrupt as exc:
+        outcome = TaskResult(task=task, interrupts=_with_ids(exc.interrupts, scope.scratchpad))
+    except ParentCommand as exc:
+        outcome = _parent_command(run, task, exc)
+    except Exception as exc:
+        _note_node(exc, task.name)
+        outcome = TaskResult(task=task, error=exc)
+    finally:
+        var_child_runnable_config.reset(t2)
+        TASK_SCOPE.reset(t1)
+    if traced is not None:
+        await _aend_chain_run(traced, outcome)
+    return outcome
+
+
+def _parent_command(run: Run, task: Task, exc: ParentCommand) -> TaskResult:
+    command = exc.command
+    # A Command(graph=PARENT) raised by a node of *this* graph's child: apply it here.
+    runner = run.graph.runners[task.name]
+    if runner.action is not None and runner.action.is_subgraph:
+        routed = Command(update=command.update, goto=command.goto)
+        try:
+            return TaskResult(task=task, output=runner.output_writes(routed))
+        except Exception as err:
+            return TaskResult(task=task, error=err)
+    return TaskResult(task=task, parent_command=exc)
+
+
+def _cached(cache: Any, runner: NodeRunner, value: Any) -> tuple[Any, bool, Any]:
+    """(cache key, hit?, cached output) for a node with a cache policy."""
+    key = runner.cache_key(value) if cache is not None else None
+    if key is not None:
+        hit = cache.get([key])
+        if key in hit:
+            return key, True, hit[key]
+    return key, False, None
+
+
+def _call_cached(run: Run, runner: NodeRunner, value: Any, scope: TaskScope) -> tuple[Any, bool]:
+    cache = run.graph.cache
+    key, hit, output = _cached(cache, runner, value)
+    if hit:
+        return output, True
+    output = runner.call(value, scope.config, scope.runtime)
+    if key is not None:
+        cache.set({key: (output, runner.cache_policy.ttl)})
+    return output, False
+
+
+async def _acall_cached(
+    run: Run, runner: NodeRunner, value: Any, scope: TaskScope
+) -> tuple[Any, bool]:
+    cache = run.graph.cache
+    key, hit, output = _cached(cache, runner, value)
+    if hit:
+        return output, True
+    output = await runner.acall(value, scope.config, scope.runtime)
+    if key is not None:
+        cache.set({key: (output, runner.cache_policy.ttl)})
+    return output, False
+
+
+def _end_chain_run(traced: Any, result: TaskResult) -> None:
+    if result.output is not None:
+        traced.on_chain_end(result.output.update_chunk())
+    else:
+        traced.on_chain_error(result.error or GraphInterrupt(result.interrupts))
+
+
+async def _aend_chain_run(traced: Any, result: TaskResult) -> None:
+    if result.output is not None:
+        await traced.on_chain_end(result.output.update_chunk())
+    else:
+        await traced.on_chain_error(result.error or GraphInterrupt(result.interrupts))
+
+
+def _with_handler(callbacks: Any, handler: Any) -> Any:
+    """The run's callbacks plus the messages-stream handler."""
+    if callbacks is None:
+        return [handler]
+    if isinstance(callbacks, list):
+        return [*callbacks, handler]
+    manager = callbacks.copy()
+    manager.add_handler(handler, inherit=True)
+    return manager
+
+
+def _with_ids(interrupts: Sequence[Any], pad: Scratchpad) -> tuple[Interrupt, ...]:
+    out = []
+    for i in interrupts:
+        if isinstance(i, Interrupt) and i.id == "placeholder-id":
+            out.append(Interrupt(value=i.value, id=pad.interrupt_id))
+        else:
+            out.append(i)
+    return tuple(out)
+
+
+def _note_node(exc: BaseException, node: str) -> None:
+    try:
+        if not any(
+            note.startswith("During task with name") for note in getattr(exc, "__notes__", [])
+        ):
+            exc.add_note(f"During task with name '{node}'")
+    except Exception:
+        pass
