@@ -70,7 +70,7 @@ def _timeout(signum: int, frame: Any) -> None:
 
 
 # The programs keep their deprecated spellings (config_schema=, create_react_agent):
-# the warnings are LangGraph's own and part of what the corpus checks runs.
+# the warnings they raise are expected, as on LangGraph.
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.parametrize("name", [_param(n) for n in compat.program_names()])
 def test_program_matches_langgraph(name: str) -> None:
