@@ -26,6 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "foldgraph._context",
             "foldgraph.constants",
+            "foldgraph.warnings",
             "foldgraph.errors",
             "foldgraph.types",
             "foldgraph.runtime",

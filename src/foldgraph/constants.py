@@ -32,5 +32,9 @@ ROOT: Final[str] = "__root__"
 SELF: Final[str] = "__self__"
 
 CONF: Final[str] = "configurable"
+CONFIG_KEY_CHECKPOINTER: Final[str] = sys.intern("__pregel_checkpointer")
+"""Where a config carries a checkpointer for a nested graph to use."""
+CONFIG_KEY_RUNTIME: Final[str] = sys.intern("__pregel_runtime")
+"""Where a config carries the run's `Runtime`."""
 
-__all__ = ["END", "START", "TAG_HIDDEN", "TAG_NOSTREAM"]
+__all__ = ["CONF", "CONFIG_KEY_CHECKPOINTER", "END", "START", "TAG_HIDDEN", "TAG_NOSTREAM", "TASKS"]

@@ -27,9 +27,6 @@ compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
 _FUNC = "no foldgraph.func yet (functional API: entrypoint, task)"
-_RESPONSE_SCHEMA = (
-    "Interrupt lacks LangGraph 1.2's third field response_schema=None (public surface)"
-)
 KNOWN_GAPS: dict[str, str] = {
     # Values at the boundary: dataclass states reach routers as FrozenDict, state lists
     # are immutable, managed values are not in the state a router sees, and
@@ -45,10 +42,7 @@ KNOWN_GAPS: dict[str, str] = {
     # Messages converted from dict/tuple input get ids minted deterministically from a
     # counter, so separate runs hand out the same id; LangGraph gives fresh uuid4s.
     "graph_api_state_reducers": "minted message ids repeat across runs (LangGraph: uuid4)",
-    # Public surface.
-    "hitl_interrupt_approve": _RESPONSE_SCHEMA,
-    "hitl_review_tool_calls": _RESPONSE_SCHEMA + "; also minted message ids repeat",
-    "subgraph_persistence_interrupt": _RESPONSE_SCHEMA,
+    "hitl_review_tool_calls": "minted message ids repeat across runs (LangGraph: uuid4)",
     # Savers.
     "persistence_sqlite": "no foldgraph.checkpoint.sqlite yet (SQLite savers)",
     # Functional API.

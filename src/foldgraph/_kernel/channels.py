@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import attrs
 from pyrsistent import PVector, pvector
@@ -47,9 +47,12 @@ class Overwrite:
     """Replace a reducer channel's value, bypassing the reducer, for one write.
 
     Public as `foldgraph.types.Overwrite`; defined here because channels read it.
+    `type` lets a channel recognise the write after a JSON round trip, as
+    `{"type": "__overwrite__", "value": ...}`.
     """
 
     value: Any
+    type: Literal["__overwrite__"] = "__overwrite__"
 
 
 Overwrite.__module__ = "foldgraph.types"

@@ -451,9 +451,12 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
         self,
         *,
         builder: StateGraph[Any, Any, Any, Any],
+        schema_to_mapper: dict[Any, Any] | None = None,
         strict_updates: bool = False,
         **kwargs: Any,
     ) -> None:
+        # `schema_to_mapper` is accepted for LangGraph's signature; schemas are coerced
+        # by the runner, not by per-schema mappers.
         spec, runners, order = _build(builder, strict_updates=strict_updates)
         state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
         super().__init__(

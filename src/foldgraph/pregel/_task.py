@@ -9,6 +9,7 @@ the fold or the saver.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -283,7 +284,7 @@ def _with_ids(interrupts: Sequence[Any], pad: Scratchpad) -> tuple[Interrupt, ..
     out = []
     for i in interrupts:
         if isinstance(i, Interrupt) and i.id == "placeholder-id":
-            out.append(Interrupt(value=i.value, id=pad.interrupt_id))
+            out.append(dataclasses.replace(i, id=pad.interrupt_id))
         else:
             out.append(i)
     return tuple(out)
