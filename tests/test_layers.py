@@ -36,6 +36,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "foldgraph.checkpoint",
             "foldgraph.store",
             "foldgraph.cache",
+            "foldgraph.warnings",
+            "foldgraph._deprecated",
         ),
     ),
     ("shell", ("foldgraph._shell",)),

@@ -101,6 +101,15 @@ class NodeInterrupt(GraphInterrupt):
     """Legacy form of `interrupt()`: raise it in a node to stop the run."""
 
     def __init__(self, value: Any, id: str | None = None) -> None:
+        import warnings
+
+        from foldgraph.warnings import LangGraphDeprecatedSinceV10
+
+        warnings.warn(
+            "NodeInterrupt is deprecated. Please use `foldgraph.types.interrupt` instead.",
+            LangGraphDeprecatedSinceV10,
+            stacklevel=2,
+        )
         interrupt = Interrupt(value=value) if id is None else Interrupt(value=value, id=id)
         super().__init__([interrupt])
 
