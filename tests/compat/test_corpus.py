@@ -28,16 +28,8 @@ compat: Any = importlib.import_module("tools.compat")
 # program -> what fails today, and which open area closes it.
 _FUNC = "no foldgraph.func yet (functional API: entrypoint, task)"
 KNOWN_GAPS: dict[str, str] = {
-    # Values at the boundary: dataclass states reach routers as FrozenDict, state lists
-    # are immutable, managed values are not in the state a router sees, and
-    # ChatPromptTemplate's MessagesPlaceholder rejects the frozen message list.
-    "dataclass_state_router": "router gets a FrozenDict, not the dataclass (boundary values)",
-    "template_memory_agent": "router gets a FrozenDict, not the dataclass (boundary values)",
-    "template_react_agent": "router gets a FrozenDict, not the dataclass (boundary values)",
-    "template_data_enrichment": "router gets a FrozenDict, not the dataclass (boundary values)",
-    "tutorial_customer_support": "MessagesPlaceholder rejects the state's message list (boundary)",
-    "tutorial_corrective_rag": "documents.append on the state list raises (boundary values)",
-    "tutorial_reflection": "MessagesPlaceholder rejects the state's message list (boundary)",
+    # Managed values are not in the state a router sees: route_remaining reads
+    # state["remaining_steps"] and gets KeyError (values at the boundary).
     "graph_api_loops_recursion_limit": "RemainingSteps missing from a router's state (boundary)",
     # Messages converted from dict/tuple input get ids minted deterministically from a
     # counter, so separate runs hand out the same id; LangGraph gives fresh uuid4s.

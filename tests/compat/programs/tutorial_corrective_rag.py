@@ -7,6 +7,7 @@ returns it. The grader, rewriter, generator, retriever and web search are
 deterministic fakes in place of the tutorial's OpenAI/Tavily calls.
 """
 
+import copy
 from typing import List  # noqa: UP035 - as the tutorial writes it
 
 from langchain_core.documents import Document
@@ -119,6 +120,8 @@ def main():
     outputs = []
     for output in app.stream({"question": "agent memory"}):
         for key, value in output.items():
-            outputs.append((key, value))
+            # The tutorial prints each chunk as it arrives; a deep copy keeps what was printed
+            # (web_search later appends to the very list a chunk holds).
+            outputs.append((key, copy.deepcopy(value)))
     final = app.invoke({"question": "How does memory work?"})
     return {"stream": outputs, "final": final, "steps": steps}
