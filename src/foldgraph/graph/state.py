@@ -325,7 +325,12 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             name = "condition"
         if name in self.branches[source]:
             raise ValueError(f"Branch with name `{name}` already exists for node `{source}`")
-        self.branches[source][name] = Branch.from_path(path, path_map)
+        # As LangGraph: a routing function whose first parameter is annotated with a
+        # schema class reads that schema; otherwise it reads its source node's input.
+        schema = self._infer_input_schema(path)
+        if schema is not None and schema is not self.state_schema:
+            self._add_schema(schema)
+        self.branches[source][name] = Branch.from_path(path, path_map, input_schema=schema)
         return self
 
     def add_sequence(
@@ -536,12 +541,24 @@ def _build(
         if isinstance(c, BinaryOperatorAggregate) and c.monoid.name == "add_messages"
     )
     node_specs[START] = NodeSpec(name=START, triggers=(START,), reads=(START,))
+
+    def branch_reads(source: str, default_schema: Any) -> tuple[tuple[tuple[str, ...], Any], ...]:
+        """What each conditional edge of `source` reads: channel keys, and the schema."""
+        out = []
+        for branch in builder.branches.get(source, {}).values():
+            schema = branch.input_schema or default_schema
+            fields = builder.schemas.get(schema, builder.schemas[builder.state_schema])
+            keys = tuple(k for k, c in fields.items() if not isinstance(c, str))
+            out.append((keys, schema))
+        return tuple(out)
+
     runners[START] = NodeRunner.for_start(
         input_keys=tuple(input_keys),
         static_writes=static_writes(START),
         branches=tuple(builder.branches.get(START, {}).items()),
         state_keys=tuple(state_keys),
         message_keys=message_keys,
+        branch_reads=branch_reads(START, builder.state_schema),
         strict_updates=strict_updates,
     )
     for name, node in builder.nodes.items():
@@ -560,6 +577,7 @@ def _build(
             managed_keys=frozenset(builder.managed),
             static_writes=static_writes(name),
             branches=tuple(builder.branches.get(name, {}).items()),
+            branch_reads=branch_reads(name, node.input_schema),
             state_keys=tuple(state_keys),
             root=list(builder.channels) == [ROOT],
             message_keys=message_keys,

@@ -5,8 +5,6 @@ Importing this module warns, as LangGraph 1.2 does: use `foldgraph.types`.
 
 import warnings
 
-from foldgraph.warnings import LangGraphDeprecatedSinceV10
-
 from foldgraph.types import (
     All,
     CachePolicy,
@@ -19,6 +17,7 @@ from foldgraph.types import (
     StreamWriter,
     default_retry_on,
 )
+from foldgraph.warnings import LangGraphDeprecatedSinceV10
 
 __all__ = [
     "All",
