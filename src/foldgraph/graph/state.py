@@ -10,6 +10,7 @@ from typing import Any, Generic, Self, TypeVar
 
 import attrs
 import typing_extensions
+from langchain_core.runnables import Runnable
 
 from foldgraph._deprecated import renamed_parameter
 from foldgraph._kernel.channels import (
@@ -277,7 +278,11 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
     def _infer_input_schema(self, action: Any) -> Any:
         target = action
         if not (inspect.isfunction(action) or inspect.ismethod(action)):
-            target = getattr(action, "func", None) or getattr(action, "afunc", None)
+            call = getattr(action, "__call__", None)  # noqa: B004 - a callable object's hints
+            if inspect.ismethod(call) and not isinstance(action, Runnable):
+                target = call
+            else:
+                target = getattr(action, "func", None) or getattr(action, "afunc", None)
             if target is None:
                 return None
         try:
