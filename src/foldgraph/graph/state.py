@@ -10,6 +10,7 @@ from typing import Any, Generic, Self, TypeVar
 
 import attrs
 import typing_extensions
+from langchain_core.runnables import Runnable
 
 from foldgraph._deprecated import renamed_parameter
 from foldgraph._kernel.channels import (
@@ -22,10 +23,11 @@ from foldgraph._kernel.channels import (
     NamedBarrierValueAfterFinish,
     Topic,
 )
+from foldgraph._kernel.names import NS_END, NS_SEP, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
 from foldgraph._shell.coerce import is_schema_class, schema_fields
 from foldgraph._shell.node import action_for, node_name
-from foldgraph.constants import END, NS_END, NS_SEP, ROOT, START, TASKS
+from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
@@ -276,7 +278,11 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
     def _infer_input_schema(self, action: Any) -> Any:
         target = action
         if not (inspect.isfunction(action) or inspect.ismethod(action)):
-            target = getattr(action, "func", None) or getattr(action, "afunc", None)
+            call = getattr(action, "__call__", None)  # noqa: B004 - a callable object's hints
+            if inspect.ismethod(call) and not isinstance(action, Runnable):
+                target = call
+            else:
+                target = getattr(action, "func", None) or getattr(action, "afunc", None)
             if target is None:
                 return None
         try:
