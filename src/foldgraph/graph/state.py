@@ -23,10 +23,11 @@ from foldgraph._kernel.channels import (
     NamedBarrierValueAfterFinish,
     Topic,
 )
+from foldgraph._kernel.names import NS_END, NS_SEP, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
 from foldgraph._shell.coerce import is_schema_class, schema_fields
 from foldgraph._shell.node import action_for, node_name
-from foldgraph.constants import END, NS_END, NS_SEP, ROOT, START, TASKS
+from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
