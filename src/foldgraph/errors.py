@@ -323,15 +323,16 @@ class CheckpointConflictError(RuntimeError):
     """
 
 
-class GraphDrained(Exception):
+class GraphDrained(GraphBubbleUp):
     """The run stopped at a superstep boundary because a drain was requested.
 
-    Everything finished before the boundary is saved; `graph.invoke(None,
-    config)` continues the thread from there. `reason` is what was passed to
-    `RunControl.request_drain`.
+    Raised when `RunControl.request_drain()` was called (e.g. from a SIGTERM
+    handler): everything finished before the boundary is saved, and
+    `graph.invoke(None, config)` continues the thread from there. `config`
+    (foldgraph) addresses the checkpoint the run stopped at.
     """
 
-    def __init__(self, reason: str = "", *, config: Any = None) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: str = "shutdown", *, config: Any = None) -> None:
         self.reason = reason
         self.config = config
+        super().__init__(f"Graph drained: {reason}")

@@ -91,6 +91,17 @@ class Runtime(Generic[ContextT]):
     previous: Any = None
     execution_info: ExecutionInfo | None = None
     server_info: ServerInfo | None = None
+    control: RunControl | None = None
+    """The run's `RunControl` (cooperative drain), as in LangGraph."""
+
+    @property
+    def drain_requested(self) -> bool:
+        """True once someone asked this run to stop at its next superstep boundary."""
+        return self.control.drain_requested if self.control is not None else False
+
+    @property
+    def drain_reason(self) -> str | None:
+        return self.control.drain_reason if self.control is not None else None
 
     def merge(self, other: Runtime[Any]) -> Runtime[Any]:
         """Fields set in `other` win."""
@@ -104,6 +115,7 @@ class Runtime(Generic[ContextT]):
             previous=other.previous if other.previous is not None else self.previous,
             execution_info=other.execution_info or self.execution_info,
             server_info=other.server_info or self.server_info,
+            control=other.control or self.control,
         )
 
     def override(self, **fields: Any) -> Self:
@@ -124,13 +136,14 @@ __all__ += ["RunControl"]
 
 
 class RunControl:
-    """Ask a running graph to stop cleanly at its next superstep boundary.
+    """Ask a running graph to stop cleanly at its next superstep boundary (LangGraph's API).
 
     Pass it as `graph.invoke(inputs, config, control=rc)` (or `stream`,
     `ainvoke`, `astream`). `rc.request_drain(reason)` may be called from any
-    thread or from a signal handler: the step that is running finishes and is
-    saved, then the run raises `GraphDrained(reason)`; `graph.invoke(None,
-    config)` later continues the thread from there.
+    thread or from a signal handler (it is one attribute write): the step that
+    is running finishes and is saved, then the run raises `GraphDrained`;
+    `graph.invoke(None, config)` later continues the thread from there. Use a
+    fresh control per run: a drained one stays drained.
 
     >>> import signal
     >>> rc = RunControl()
@@ -138,25 +151,21 @@ class RunControl:
     >>> restore()
     """
 
-    __slots__ = ("_reason", "_requested")
+    __slots__ = ("_drain_reason",)
 
     def __init__(self) -> None:
-        self._requested = False
-        self._reason = ""
+        self._drain_reason: str | None = None
 
-    def request_drain(self, reason: str = "") -> None:
-        """Stop at the next superstep boundary (plain attribute writes: signal-handler safe)."""
-        if not self._requested:
-            self._reason = reason
-            self._requested = True
+    def request_drain(self, reason: str = "shutdown") -> None:
+        self._drain_reason = reason
 
     @property
     def drain_requested(self) -> bool:
-        return self._requested
+        return self._drain_reason is not None
 
     @property
-    def reason(self) -> str:
-        return self._reason
+    def drain_reason(self) -> str | None:
+        return self._drain_reason
 
     def install_signal_handler(self, *signals: Any) -> Callable[[], None]:
         """Make `signals` (default SIGTERM) request a drain; returns a function restoring them."""

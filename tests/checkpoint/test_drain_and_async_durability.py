@@ -47,6 +47,7 @@ def test_drain_stops_at_the_next_boundary_and_the_thread_resumes(
     with pytest.raises(GraphDrained) as info:
         graph.invoke(INPUTS, CONFIG, control=rc, durability=durability)
     assert info.value.reason == "deploy"
+    assert str(info.value) == "Graph drained: deploy"
     # The step in which the drain was asked for finished and was saved; nothing after it.
     state = graph.get_state(CONFIG)
     assert (state.values["turn"], state.next) == (6, ("b",))

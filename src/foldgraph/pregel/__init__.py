@@ -30,11 +30,12 @@ from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._driver import adrive, drive
 from foldgraph.pregel._node import NodeRunner
-from foldgraph.pregel._prepare import make_run, no_writer, stream_run
+from foldgraph.pregel._prepare import attach_control, make_run, no_writer, stream_run
 from foldgraph.pregel._replay import verify_replay
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._state_api import StateAPI
 from foldgraph.pregel._stream import SKIP, deliver, invoke_output, raise_nested_interrupts
+from foldgraph.runtime import RunControl
 
 __all__ = ["NodeRunner", "Pregel"]
 
@@ -88,6 +89,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         subgraphs: bool = False,
         debug: bool | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding chunks of the requested stream mode(s) as they happen."""
@@ -103,7 +105,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             interrupt_after=interrupt_after,
             durability=durability,
         )
-        run.control = kwargs.get("control")  # a RunControl: drain at a step boundary
+        attach_control(run, control)
         traced = self._trace_start(run)
         try:
             for emit in drive(run, live):
@@ -133,6 +135,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         subgraphs: bool = False,
         debug: bool | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async twin of `stream`."""
@@ -148,7 +151,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             interrupt_after=interrupt_after,
             durability=durability,
         )
-        run.control = kwargs.get("control")  # a RunControl: drain at a step boundary
+        attach_control(run, control)
         traced = await self._atrace_start(run)
         try:
             async for emit in adrive(run, live):
@@ -176,6 +179,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         interrupt_after: Any = None,
         durability: str | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         """Run the graph to the end and return its output (or the chunks of `stream_mode`)."""
@@ -191,6 +195,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
                     interrupt_before=interrupt_before,
                     interrupt_after=interrupt_after,
                     durability=durability,
+                    control=control,
                     **kwargs,
                 )
             )
@@ -205,7 +210,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             durability=durability,
             writer=no_writer,
         )
-        run.control = kwargs.get("control")  # a RunControl: drain at a step boundary
+        attach_control(run, control)
         traced = self._trace_start(run)
         try:
             for emit in drive(run, None):
@@ -234,6 +239,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         interrupt_after: Any = None,
         durability: str | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         """Async twin of `invoke`."""
@@ -250,6 +256,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
                     interrupt_before=interrupt_before,
                     interrupt_after=interrupt_after,
                     durability=durability,
+                    control=control,
                     **kwargs,
                 )
             ]
@@ -264,7 +271,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             durability=durability,
             writer=no_writer,
         )
-        run.control = kwargs.get("control")  # a RunControl: drain at a step boundary
+        attach_control(run, control)
         traced = await self._atrace_start(run)
         try:
             async for emit in adrive(run, None):

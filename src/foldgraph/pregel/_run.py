@@ -206,7 +206,7 @@ class Run:
         if self.checkpointer is not None and self.snapshot.id:
             config = self._base_config()
             config[CONF]["checkpoint_id"] = self.snapshot.id
-        raise GraphDrained(self.control.reason, config=config)
+        raise GraphDrained(self.control.drain_reason or "shutdown", config=config)
 
     def _flush_exit(self, tasks: Sequence[Task]) -> None:
         """With durability "exit", a run that stops mid-step saves its checkpoint and writes."""
@@ -238,8 +238,6 @@ class Run:
         skip_before = resuming
         control = self.control
         while True:
-            if control is not None and control.drain_requested:
-                self._drain()
             snapshot = self.snapshot
             step = snapshot.step + 1
             if step > self.stop:
@@ -261,6 +259,10 @@ class Run:
                 yield from self._stop_at_breakpoint()
                 return
             skip_before = False
+            # After the breakpoint check, as LangGraph: a resume passes the next step's
+            # breakpoints, so draining in front of one would skip it.
+            if control is not None and control.drain_requested:
+                self._drain()
 
             done = {t.id: self._pending.get(t.id) for t in tasks}
             todo = tuple(t for t in tasks if not _finished(done.get(t.id)))
