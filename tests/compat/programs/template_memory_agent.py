@@ -56,11 +56,8 @@ llm = FakeToolCallingModel(
             tool_calls=[
                 {
                     "name": "upsert_memory",
-                    "args": {
-                        "content": "User likes pizza",
-                        "context": "said so",
-                        "memory_id": "pizza",
-                    },
+                    "args": {"content": "User likes pizza", "context": "said so",
+                             "memory_id": "pizza"},
                     "id": "call_1",
                 }
             ],
