@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Final
 
-from foldgraph._kernel.names import (  # noqa: F401  (re-exported for the shell)
+from foldgraph._kernel.names import (
     ERROR,
     INTERRUPT,
     NO_WRITES,
@@ -32,6 +32,10 @@ ROOT: Final[str] = "__root__"
 SELF: Final[str] = "__self__"
 
 CONF: Final[str] = "configurable"
+CONFIG_KEY_CHECKPOINTER: Final[str] = sys.intern("__pregel_checkpointer")
+"""Where a config carries a checkpointer for a nested graph to use."""
+CONFIG_KEY_RUNTIME: Final[str] = sys.intern("__pregel_runtime")
+"""Where a config carries the run's `Runtime`."""
 
 RESERVED: Final[frozenset[str]] = frozenset(
     {
@@ -69,4 +73,4 @@ RESERVED: Final[frozenset[str]] = frozenset(
 )
 """Names no node or state key may take (LangGraph's list: compile() rejects them)."""
 
-__all__ = ["END", "START", "TAG_HIDDEN", "TAG_NOSTREAM"]
+__all__ = ["CONF", "CONFIG_KEY_CHECKPOINTER", "END", "START", "TAG_HIDDEN", "TAG_NOSTREAM", "TASKS"]

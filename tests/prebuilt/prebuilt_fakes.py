@@ -17,6 +17,7 @@ class ScriptedChatModel(BaseChatModel):
 
     replies: list[AIMessage]
     seen: list[list[BaseMessage]] = Field(default_factory=list)
+    tools_seen: list[Any] = Field(default_factory=list)
     structured: Any = None
 
     @property
@@ -28,6 +29,7 @@ class ScriptedChatModel(BaseChatModel):
     ) -> ChatResult:
         reply = self.replies[len(self.seen) % len(self.replies)]
         self.seen.append(list(messages))
+        self.tools_seen.append(kw.get("tools"))
         return ChatResult(generations=[ChatGeneration(message=reply.model_copy())])
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:

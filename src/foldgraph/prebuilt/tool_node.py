@@ -56,6 +56,7 @@ from typing_extensions import TypeVar
 
 from foldgraph.errors import GraphBubbleUp
 from foldgraph.graph.message import REMOVE_ALL_MESSAGES
+from foldgraph.prebuilt._finished_calls import FinishedCalls, TaskKey, task_key
 from foldgraph.runtime import DEFAULT_RUNTIME, ExecutionInfo, Runtime
 from foldgraph.types import Command, Send, StreamWriter
 
@@ -458,6 +459,7 @@ class ToolNode(Runnable[Any, Any]):
         self._messages_key = messages_key
         self._wrap_tool_call = wrap_tool_call
         self._awrap_tool_call = awrap_tool_call
+        self._finished = FinishedCalls()
         self._tools_by_name: dict[str, BaseTool] = {}
         self._injected_args: dict[str, _InjectedArgs] = {}
         for item in tools:
@@ -488,22 +490,70 @@ class ToolNode(Runnable[Any, Any]):
         calls, input_type = self._parse_input(input)
         runtimes = self._runtimes(input, calls, config, _current_runtime())
         if len(calls) == 1:
-            outputs = [self._run_one(calls[0], input_type, runtimes[0])]
-        else:
-            with get_executor_for_config(config) as executor:
-                outputs = list(
-                    executor.map(self._run_one, calls, [input_type] * len(calls), runtimes)
-                )
-        return self._combine_outputs(outputs, input_type)
+            return self._combine_outputs(
+                [self._run_one(calls[0], input_type, runtimes[0])], input_type
+            )
+        key, kept = self._kept_outputs(calls, config)
+        todo = [i for i, c in enumerate(calls) if c["id"] not in kept]
+        results: dict[int, Any] = {}
+        with get_executor_for_config(config) as executor:
+            futures = {
+                i: executor.submit(self._run_one, calls[i], input_type, runtimes[i]) for i in todo
+            }
+            for i, future in futures.items():
+                error = future.exception()
+                results[i] = error if error is not None else future.result()
+        return self._finish(calls, kept, results, key, input_type)
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         config = ensure_config(config)
         calls, input_type = self._parse_input(input)
         runtimes = self._runtimes(input, calls, config, _current_runtime())
+        if len(calls) == 1:
+            return self._combine_outputs(
+                [await self._arun_one(calls[0], input_type, runtimes[0])], input_type
+            )
+        key, kept = self._kept_outputs(calls, config)
+        todo = [i for i, c in enumerate(calls) if c["id"] not in kept]
         outputs = await asyncio.gather(
-            *(self._arun_one(c, input_type, r) for c, r in zip(calls, runtimes, strict=True))
+            *(self._arun_one(calls[i], input_type, runtimes[i]) for i in todo),
+            return_exceptions=True,
         )
-        return self._combine_outputs(list(outputs), input_type)
+        return self._finish(calls, kept, dict(zip(todo, outputs, strict=True)), key, input_type)
+
+    def _kept_outputs(
+        self, calls: list[ToolCall], config: RunnableConfig
+    ) -> tuple[TaskKey | None, dict[str, Any]]:
+        """Outputs of this task's calls that finished before a sibling interrupted it."""
+        ids = [c.get("id") for c in calls]
+        if None in ids or len(set(ids)) != len(ids):
+            return None, {}
+        key = task_key(config)
+        return key, (self._finished.take(key) if key is not None else {})
+
+    def _finish(
+        self,
+        calls: list[ToolCall],
+        kept: dict[str, Any],
+        results: dict[int, Any],
+        key: TaskKey | None,
+        input_type: InputType,
+    ) -> Any:
+        """Combine all outputs, or raise the first failure after keeping what finished."""
+        failures = [r for _, r in sorted(results.items()) if isinstance(r, BaseException)]
+        if failures:
+            if key is not None and isinstance(failures[0], GraphBubbleUp):
+                finished = {
+                    calls[i]["id"]: r
+                    for i, r in results.items()
+                    if not isinstance(r, BaseException)
+                }
+                self._finished.keep(key, {**kept, **finished})
+            raise failures[0]
+        outputs = [
+            kept[c["id"]] if c["id"] in kept else results[i] for i, c in enumerate(calls)
+        ]
+        return self._combine_outputs(outputs, input_type)
 
     # ---------------------------------------------------------------- parsing
 

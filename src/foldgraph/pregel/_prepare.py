@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import CONFIG_KEYS
 
 from foldgraph._context import outer_config
 from foldgraph._kernel._missing import MISSING
@@ -36,10 +37,11 @@ ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "d
 
 
 def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, Any]:
-    """The graph's own config (from `with_config`) under the caller's, checked.
+    """The graph's own config (from `with_config`) with the call's on top, checked.
 
-    As in LangGraph, a key given as None means its default, and a recursion
-    limit below 1 is a ValueError before anything runs.
+    As in LangGraph, a key given as None means its default, a top-level key that
+    is not a config key (`{"thread_id": ...}`) is taken as a `configurable` entry,
+    and a recursion limit below 1 is a ValueError before anything runs.
     """
     merged = merged_config(graph.config, config)
     limit = merged.get("recursion_limit")
@@ -55,8 +57,10 @@ def merged_config(base: Any, config: Any) -> dict[str, Any]:
             continue
         if key == CONF:
             merged[CONF] = {**merged.get(CONF, {}), **value}
-        else:
+        elif key in CONFIG_KEYS:
             merged[key] = value
+        else:
+            merged[CONF] = {**merged.get(CONF, {}), key: value}
     return merged
 
 
