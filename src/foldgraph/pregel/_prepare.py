@@ -16,8 +16,9 @@ from langchain_core.runnables.config import CONFIG_KEYS
 
 from foldgraph._context import outer_config
 from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.names import NS_END, NS_SEP
 from foldgraph._shell.coerce import coerce_context
-from foldgraph.constants import CONF, NS_END, NS_SEP
+from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._protocol import FG_TASK, Emit
 from foldgraph.pregel._run import Run
