@@ -197,14 +197,14 @@ def _get_model(model: LanguageModelLike) -> BaseChatModel:
 
 def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:
     """Every tool call in the history must have its ToolMessage (providers reject it otherwise)."""
-    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
-    unanswered = [
-        call
-        for m in messages
-        if isinstance(m, AIMessage)
-        for call in m.tool_calls
-        if call["id"] not in answered
-    ]
+    answered = set()
+    calls = []
+    for m in messages:
+        if isinstance(m, ToolMessage):
+            answered.add(m.tool_call_id)
+        elif isinstance(m, AIMessage) and m.tool_calls:
+            calls.extend(m.tool_calls)
+    unanswered = [call for call in calls if call["id"] not in answered]
     if not unanswered:
         return
     raise ValueError(
@@ -377,7 +377,8 @@ def create_react_agent(
             expected = "'messages' key"
         if messages is None:
             raise ValueError(f"Expected input to call_model to have {expected}, but got {state}")
-        messages = list(messages)
+        if type(messages) is not list:
+            messages = list(messages)
         _validate_chat_history(messages)
         # The prompt reads `messages`; hand it the messages chosen above in a fresh copy.
         if is_pydantic_state:
