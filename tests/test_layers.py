@@ -26,6 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "foldgraph._context",
             "foldgraph.constants",
+            "foldgraph.warnings",
             "foldgraph.errors",
             "foldgraph.types",
             "foldgraph.runtime",
@@ -35,6 +36,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "foldgraph.checkpoint",
             "foldgraph.store",
             "foldgraph.cache",
+            "foldgraph.warnings",
+            "foldgraph._deprecated",
         ),
     ),
     ("shell", ("foldgraph._shell",)),

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any, Generic, Self, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from foldgraph._context import current_runtime
 
-__all__ = ["DEFAULT_RUNTIME", "ExecutionInfo", "Runtime", "get_runtime"]
+__all__ = [
+    "DEFAULT_RUNTIME",
+    "BaseUser",
+    "ExecutionInfo",
+    "Runtime",
+    "ServerInfo",
+    "get_runtime",
+]
 
 ContextT = TypeVar("ContextT")
 
@@ -17,13 +24,49 @@ def _no_op(*_: Any, **__: Any) -> None:
     return None
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+@runtime_checkable
+class BaseUser(Protocol):
+    """An authenticated user as a LangGraph server describes it (attribute or key access)."""
+
+    @property
+    def is_authenticated(self) -> bool: ...
+
+    @property
+    def display_name(self) -> str: ...
+
+    @property
+    def identity(self) -> str: ...
+
+    @property
+    def permissions(self) -> Sequence[str]: ...
+
+    def __getitem__(self, key: str) -> Any: ...
+
+    def __contains__(self, key: str) -> bool: ...
+
+    def __iter__(self) -> Any: ...
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ServerInfo:
+    """Which assistant and graph a server run belongs to, and who asked.
+
+    Only a LangGraph server fills it in; a local run has `runtime.server_info`
+    None.
+    """
+
+    assistant_id: str
+    graph_id: str
+    user: BaseUser | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class ExecutionInfo:
     """Where a node runs: checkpoint, namespace, task, thread and attempt."""
 
-    checkpoint_id: str = ""
-    checkpoint_ns: str = ""
-    task_id: str = ""
+    checkpoint_id: str
+    checkpoint_ns: str
+    task_id: str
     thread_id: str | None = None
     run_id: str | None = None
     node_attempt: int = 1
@@ -47,7 +90,7 @@ class Runtime(Generic[ContextT]):
     heartbeat: Callable[[], None] = _no_op
     previous: Any = None
     execution_info: ExecutionInfo | None = None
-    server_info: Any = None
+    server_info: ServerInfo | None = None
 
     def merge(self, other: Runtime[Any]) -> Runtime[Any]:
         """Fields set in `other` win."""

@@ -9,9 +9,13 @@ from __future__ import annotations
 import dataclasses
 import pickle
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
+from datetime import timedelta
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, NotRequired, TypeVar
 
+from langchain_core.messages import AnyMessage
 from langchain_core.messages.tool import ToolOutputMixin
+from langchain_core.runnables import RunnableConfig
+from typing_extensions import TypeAliasType, TypedDict
 
 from foldgraph._context import TASK_SCOPE, interrupt_id
 from foldgraph._kernel.channels import Overwrite
@@ -22,25 +26,45 @@ __all__ = [
     "All",
     "CacheKey",
     "CachePolicy",
+    "CheckpointPayload",
+    "CheckpointStreamPart",
+    "CheckpointTask",
     "Checkpointer",
     "Command",
+    "CustomStreamPart",
+    "DebugPayload",
+    "DebugStreamPart",
     "Durability",
     "GraphOutput",
     "Interrupt",
+    "MessagesStreamPart",
     "Overwrite",
+    "PregelExecutableTask",
     "PregelTask",
     "RetryPolicy",
     "Send",
     "StateSnapshot",
     "StateUpdate",
     "StreamMode",
+    "StreamPart",
     "StreamWriter",
+    "TaskPayload",
+    "TaskResultPayload",
+    "TasksStreamPart",
+    "TimeoutPolicy",
+    "TracePolicy",
+    "UpdatesStreamPart",
+    "ValuesStreamPart",
     "default_retry_on",
     "ensure_valid_checkpointer",
     "interrupt",
+    "omit_payload",
 ]
 
 N = TypeVar("N", bound=Hashable)
+StateT = TypeVar("StateT")
+OutputT = TypeVar("OutputT")
+ResponseT = TypeVar("ResponseT")
 
 StreamMode = Literal["values", "updates", "checkpoints", "tasks", "debug", "messages", "custom"]
 Durability = Literal["sync", "async", "exit"]
@@ -230,11 +254,66 @@ class StateUpdate(NamedTuple):
 
 
 @dataclasses.dataclass(frozen=True)
-class GraphOutput:
-    """What `invoke(..., version="v2")` returns: the value and pending interrupts."""
+class GraphOutput(Generic[OutputT]):
+    """What `invoke(..., version="v2")` returns: the value and pending interrupts.
 
-    value: Any
+    Indexing it like the v1 dict (`out["k"]`, `"__interrupt__" in out`) still
+    works, with a deprecation warning, as in LangGraph.
+    """
+
+    value: OutputT
     interrupts: tuple[Interrupt, ...] = ()
+
+    def __getitem__(self, key: str) -> Any:
+        _warn_dict_access("result[key]")
+        if key == "__interrupt__":
+            return self.interrupts
+        if isinstance(self.value, dict):
+            return self.value[key]
+        try:
+            return getattr(self.value, key)
+        except AttributeError:
+            raise KeyError(key) from None
+
+    def __contains__(self, key: object) -> bool:
+        _warn_dict_access("key in result")
+        if key == "__interrupt__":
+            return bool(self.interrupts)
+        if isinstance(self.value, dict):
+            return key in self.value
+        return isinstance(key, str) and hasattr(self.value, key)
+
+
+def _warn_dict_access(form: str) -> None:
+    import warnings
+
+    from foldgraph.warnings import LangGraphDeprecatedSinceV11
+
+    warnings.warn(
+        f"Accessing GraphOutput via `{form}` is deprecated. Use `result.value` to access the "
+        "output value directly, or `result.interrupts` for interrupts.",
+        LangGraphDeprecatedSinceV11,
+        stacklevel=3,
+    )
+
+
+@dataclasses.dataclass
+class PregelExecutableTask:
+    """A task ready to run, as an executor receives it (LangGraph's record)."""
+
+    name: str
+    input: Any
+    proc: Any
+    writes: Any
+    config: RunnableConfig
+    triggers: Sequence[str]
+    retry_policy: Sequence[RetryPolicy]
+    cache_key: CacheKey | None
+    id: str
+    path: tuple[str | int | tuple, ...]
+    writers: Sequence[Any] = ()
+    subgraphs: Sequence[Any] = ()
+    timeout: TimeoutPolicy | None = None
 
 
 class ToolOutputMixin:
@@ -258,13 +337,24 @@ def ensure_valid_checkpointer(checkpointer: Any) -> Any:
 Checkpointer = Any
 
 
-def interrupt(value: Any) -> Any:
+def interrupt(value: Any, *, response_schema: dict[str, Any] | type | None = None) -> Any:
     """Pause the run and surface `value` to the caller; return the resume value.
 
     The first call in a task raises `GraphInterrupt`; once the caller resumes
     with `Command(resume=...)`, the task runs again from the top and the k-th
-    `interrupt()` call returns the k-th resume value.
+    `interrupt()` call returns the k-th resume value. With a `response_schema`
+    type the caller sees its JSON schema on the `Interrupt`, and the resume
+    value is validated into that type (a `pydantic.ValidationError` marked for
+    `errors.is_invalid_resume` if it does not fit); a dict schema is passed on
+    as it is.
     """
+    if response_schema is None or isinstance(response_schema, dict):
+        adapter = None
+    else:
+        from pydantic import TypeAdapter
+
+        adapter = TypeAdapter(response_schema)
+        response_schema = adapter.json_schema()
     scope = TASK_SCOPE.get()
     if scope is None:
         raise RuntimeError(
@@ -275,15 +365,225 @@ def interrupt(value: Any) -> Any:
     index = pad.used
     pad.used += 1
     if index < len(pad.resume):
-        return pad.resume[index]
+        return _validated(adapter, pad.resume[index])
     if pad.null_resume:
         try:
-            value = pad.null_resume.pop()
+            answer = pad.null_resume.pop()
         except IndexError:
             pass
         else:
-            pad.resume.append(value)
-            return value
+            validated = _validated(adapter, answer)
+            pad.resume.append(answer)
+            return validated
     # Each interrupt of a task has its own id, so a resume map can address it.
     iid = pad.interrupt_id if index == 0 else interrupt_id(f"{pad.interrupt_id}#{index}")
-    raise GraphInterrupt((Interrupt(value=value, id=iid),))
+    raise GraphInterrupt((Interrupt(value=value, id=iid, response_schema=response_schema),))
+
+
+def _validated(adapter: Any, value: Any) -> Any:
+    """The resume value checked against the schema; a misfit is marked as an invalid resume."""
+    if adapter is None:
+        return value
+    from pydantic import ValidationError
+
+    from foldgraph.errors import _mark_invalid_resume
+
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as exc:
+        _mark_invalid_resume(exc)
+        raise
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class TimeoutPolicy:
+    """Time limits of one node attempt: a hard `run_timeout`, and an `idle_timeout`
+    refreshed by progress (`"auto"`) or only by `runtime.heartbeat()` (`"heartbeat"`).
+    """
+
+    run_timeout: float | timedelta | None = None
+    idle_timeout: float | timedelta | None = None
+    refresh_on: Literal["auto", "heartbeat"] = "auto"
+
+    @classmethod
+    def coerce(cls, value: float | timedelta | TimeoutPolicy | None) -> TimeoutPolicy | None:
+        """A policy in positive seconds from a number, a timedelta or a policy.
+
+        None (or a policy with neither limit) means no timeout; a limit <= 0 is
+        a `ValueError`.
+        """
+        if value is None:
+            return None
+        policy = value if isinstance(value, TimeoutPolicy) else cls(run_timeout=value)
+        if policy.refresh_on not in ("auto", "heartbeat"):
+            raise ValueError("refresh_on must be 'auto' or 'heartbeat'")
+        run = _seconds(policy.run_timeout, "run_timeout")
+        idle = _seconds(policy.idle_timeout, "idle_timeout")
+        if run is None and idle is None:
+            return None
+        return cls(run_timeout=run, idle_timeout=idle, refresh_on=policy.refresh_on)
+
+
+def _seconds(value: float | timedelta | None, field: str) -> float | None:
+    if value is None:
+        return None
+    seconds = value.total_seconds() if isinstance(value, timedelta) else float(value)
+    if seconds <= 0:
+        raise ValueError(f"{field} must be greater than 0")
+    return seconds
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class TracePolicy:
+    """What a node's own trace run records: each processor maps the raw input or
+    output to the value recorded (the node itself still sees the real values).
+    """
+
+    process_inputs: Callable[[Any], Any] | None = None
+    process_outputs: Callable[[Any], Any] | None = None
+
+
+def omit_payload(_value: Any) -> dict[str, Any]:
+    """`TracePolicy` processor that records nothing, keeping only the span and timing."""
+    return {}
+
+
+class TaskPayload(TypedDict):
+    """A `tasks`-mode event: a task is starting."""
+
+    id: str
+    name: str
+    input: Any
+    triggers: list[str]
+    metadata: NotRequired[dict[str, Any]]
+
+
+class TaskResultPayload(TypedDict):
+    """A `tasks`-mode event: a task finished, failed or was interrupted."""
+
+    id: str
+    name: str
+    error: str | None
+    interrupts: list[dict]
+    result: dict[str, Any]
+
+
+class CheckpointTask(TypedDict):
+    """A task as listed in a `checkpoints`-mode event."""
+
+    id: str
+    name: str
+    error: NotRequired[str]
+    result: NotRequired[Any]
+    interrupts: NotRequired[list[dict]]
+    state: StateSnapshot | RunnableConfig | None
+
+
+class CheckpointPayload(TypedDict, Generic[StateT]):
+    """A `checkpoints`-mode event: the same data as `get_state` at that checkpoint."""
+
+    config: RunnableConfig | None
+    metadata: dict[str, Any]
+    values: StateT
+    next: list[str]
+    parent_config: RunnableConfig | None
+    tasks: list[CheckpointTask]
+
+
+class _DebugCheckpointPayload(TypedDict, Generic[StateT]):
+    step: int
+    timestamp: str
+    type: Literal["checkpoint"]
+    payload: CheckpointPayload[StateT]
+
+
+class _DebugTaskPayload(TypedDict):
+    step: int
+    timestamp: str
+    type: Literal["task"]
+    payload: TaskPayload
+
+
+class _DebugTaskResultPayload(TypedDict):
+    step: int
+    timestamp: str
+    type: Literal["task_result"]
+    payload: TaskResultPayload
+
+
+DebugPayload = TypeAliasType(
+    "DebugPayload",
+    _DebugCheckpointPayload[StateT] | _DebugTaskPayload | _DebugTaskResultPayload,
+    type_params=(StateT,),
+)
+
+
+class ValuesStreamPart(TypedDict, Generic[OutputT]):
+    """`version="v2"` part of the `values` stream."""
+
+    type: Literal["values"]
+    ns: tuple[str, ...]
+    data: OutputT
+    interrupts: tuple[Interrupt, ...]
+
+
+class UpdatesStreamPart(TypedDict):
+    """`version="v2"` part of the `updates` stream."""
+
+    type: Literal["updates"]
+    ns: tuple[str, ...]
+    data: dict[str, Any]
+
+
+class MessagesStreamPart(TypedDict):
+    """`version="v2"` part of the `messages` stream: `(message, metadata)`."""
+
+    type: Literal["messages"]
+    ns: tuple[str, ...]
+    data: tuple[AnyMessage, dict[str, Any]]
+
+
+class CustomStreamPart(TypedDict):
+    """`version="v2"` part of the `custom` stream."""
+
+    type: Literal["custom"]
+    ns: tuple[str, ...]
+    data: Any
+
+
+class CheckpointStreamPart(TypedDict, Generic[StateT]):
+    """`version="v2"` part of the `checkpoints` stream."""
+
+    type: Literal["checkpoints"]
+    ns: tuple[str, ...]
+    data: CheckpointPayload[StateT]
+
+
+class TasksStreamPart(TypedDict):
+    """`version="v2"` part of the `tasks` stream."""
+
+    type: Literal["tasks"]
+    ns: tuple[str, ...]
+    data: TaskPayload | TaskResultPayload
+
+
+class DebugStreamPart(TypedDict, Generic[StateT]):
+    """`version="v2"` part of the `debug` stream."""
+
+    type: Literal["debug"]
+    ns: tuple[str, ...]
+    data: DebugPayload[StateT]
+
+
+StreamPart = TypeAliasType(
+    "StreamPart",
+    ValuesStreamPart[OutputT]
+    | UpdatesStreamPart
+    | MessagesStreamPart
+    | CustomStreamPart
+    | CheckpointStreamPart[StateT]
+    | TasksStreamPart
+    | DebugStreamPart[StateT],
+    type_params=(StateT, OutputT),
+)
+"""Any `version="v2"` stream part; narrow it on `part["type"]`."""

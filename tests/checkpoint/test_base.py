@@ -84,7 +84,7 @@ def test_empty_checkpoint() -> None:
         "versions_seen",
         "updated_channels",
     }
-    assert cp["v"] == LATEST_VERSION == 4  # foldgraph writes one format; LangGraph's says 2
+    assert cp["v"] == LATEST_VERSION == 2  # as LangGraph's helpers (the runner writes format 4)
     assert uuid.UUID(cp["id"]).version == 6
     assert datetime.fromisoformat(cp["ts"]).utcoffset() is not None
     # Persistent maps: nothing for a caller to edit in place.

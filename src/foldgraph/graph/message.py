@@ -48,13 +48,14 @@ def _message_graph() -> type:
     from typing_extensions import deprecated
 
     from foldgraph.graph.state import StateGraph
+    from foldgraph.warnings import LangGraphDeprecatedSinceV10
 
     @deprecated(_MESSAGE_GRAPH_DEPRECATION, category=None)
     class MessageGraph(StateGraph):  # type: ignore[misc, valid-type]
         """Deprecated: a graph whose whole state is one `add_messages` list."""
 
         def __init__(self) -> None:
-            warnings.warn(_MESSAGE_GRAPH_DEPRECATION, DeprecationWarning, stacklevel=2)
+            warnings.warn(_MESSAGE_GRAPH_DEPRECATION, LangGraphDeprecatedSinceV10, stacklevel=2)
             super().__init__(Annotated[list[AnyMessage], add_messages])
 
     MessageGraph.__module__ = __name__

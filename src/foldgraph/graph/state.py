@@ -10,7 +10,9 @@ from typing import Any, Generic, Self, TypeVar
 
 import attrs
 import typing_extensions
+from langchain_core.runnables import Runnable
 
+from foldgraph._deprecated import renamed_parameter
 from foldgraph._kernel.channels import (
     BaseChannel,
     BinaryOperatorAggregate,
@@ -21,10 +23,11 @@ from foldgraph._kernel.channels import (
     NamedBarrierValueAfterFinish,
     Topic,
 )
+from foldgraph._kernel.names import NS_END, NS_SEP, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
 from foldgraph._shell.coerce import is_schema_class, schema_fields
 from foldgraph._shell.node import action_for, node_name
-from foldgraph.constants import END, NS_END, NS_SEP, ROOT, START, TASKS
+from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
@@ -152,12 +155,15 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         output_schema: type[OutputT] | None = None,
         **deprecated: Any,
     ) -> None:
-        if "input" in deprecated and input_schema is None:
-            input_schema = deprecated.pop("input")
-        if "output" in deprecated and output_schema is None:
-            output_schema = deprecated.pop("output")
-        if "config_schema" in deprecated and context_schema is None:
-            context_schema = deprecated.pop("config_schema")
+        context_schema = renamed_parameter(
+            deprecated, "config_schema", "context_schema", context_schema, since=(1, 0)
+        )
+        input_schema = renamed_parameter(
+            deprecated, "input", "input_schema", input_schema, since=(0, 5)
+        )
+        output_schema = renamed_parameter(
+            deprecated, "output", "output_schema", output_schema, since=(0, 5)
+        )
         if deprecated:
             raise TypeError(f"StateGraph() got unexpected keyword arguments: {sorted(deprecated)}")
         self.nodes: dict[str, StateNodeSpec] = {}
@@ -226,10 +232,12 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         **kwargs: Any,
     ) -> Self:
         """Add a node: `add_node("name", fn)` or `add_node(fn)` (named after the function)."""
-        if "retry" in kwargs:
-            retry_policy = retry_policy or kwargs.pop("retry")
-        if "input" in kwargs:
-            input_schema = input_schema or kwargs.pop("input")
+        retry_policy = renamed_parameter(
+            kwargs, "retry", "retry_policy", retry_policy, since=(0, 5)
+        )
+        input_schema = renamed_parameter(
+            kwargs, "input", "input_schema", input_schema, since=(0, 5)
+        )
         if kwargs:
             raise TypeError(f"add_node() got unexpected keyword arguments: {sorted(kwargs)}")
         if not isinstance(node, str):
@@ -270,7 +278,11 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
     def _infer_input_schema(self, action: Any) -> Any:
         target = action
         if not (inspect.isfunction(action) or inspect.ismethod(action)):
-            target = getattr(action, "func", None) or getattr(action, "afunc", None)
+            call = getattr(action, "__call__", None)  # noqa: B004 - a callable object's hints
+            if inspect.ismethod(call) and not isinstance(action, Runnable):
+                target = call
+            else:
+                target = getattr(action, "func", None) or getattr(action, "afunc", None)
             if target is None:
                 return None
         try:
@@ -318,7 +330,12 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             name = "condition"
         if name in self.branches[source]:
             raise ValueError(f"Branch with name `{name}` already exists for node `{source}`")
-        self.branches[source][name] = Branch.from_path(path, path_map)
+        # As LangGraph: a routing function whose first parameter is annotated with a
+        # schema class reads that schema; otherwise it reads its source node's input.
+        schema = self._infer_input_schema(path)
+        if schema is not None and schema is not self.state_schema:
+            self._add_schema(schema)
+        self.branches[source][name] = Branch.from_path(path, path_map, input_schema=schema)
         return self
 
     def add_sequence(
@@ -451,9 +468,12 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
         self,
         *,
         builder: StateGraph[Any, Any, Any, Any],
+        schema_to_mapper: dict[Any, Any] | None = None,
         strict_updates: bool = False,
         **kwargs: Any,
     ) -> None:
+        # `schema_to_mapper` is accepted for LangGraph's signature; schemas are coerced
+        # by the runner, not by per-schema mappers.
         spec, runners, order = _build(builder, strict_updates=strict_updates)
         state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
         super().__init__(
@@ -526,12 +546,24 @@ def _build(
         if isinstance(c, BinaryOperatorAggregate) and c.monoid.name == "add_messages"
     )
     node_specs[START] = NodeSpec(name=START, triggers=(START,), reads=(START,))
+
+    def branch_reads(source: str, default_schema: Any) -> tuple[tuple[tuple[str, ...], Any], ...]:
+        """What each conditional edge of `source` reads: channel keys, and the schema."""
+        out = []
+        for branch in builder.branches.get(source, {}).values():
+            schema = branch.input_schema or default_schema
+            fields = builder.schemas.get(schema, builder.schemas[builder.state_schema])
+            keys = tuple(k for k, c in fields.items() if not isinstance(c, str))
+            out.append((keys, schema))
+        return tuple(out)
+
     runners[START] = NodeRunner.for_start(
         input_keys=tuple(input_keys),
         static_writes=static_writes(START),
         branches=tuple(builder.branches.get(START, {}).items()),
         state_keys=tuple(state_keys),
         message_keys=message_keys,
+        branch_reads=branch_reads(START, builder.state_schema),
         strict_updates=strict_updates,
     )
     for name, node in builder.nodes.items():
@@ -550,6 +582,7 @@ def _build(
             managed_keys=frozenset(builder.managed),
             static_writes=static_writes(name),
             branches=tuple(builder.branches.get(name, {}).items()),
+            branch_reads=branch_reads(name, node.input_schema),
             state_keys=tuple(state_keys),
             root=list(builder.channels) == [ROOT],
             message_keys=message_keys,

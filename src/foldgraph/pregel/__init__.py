@@ -20,6 +20,11 @@ from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
+from foldgraph._deprecated import (
+    checkpoint_during_as_durability,
+    config_model,
+    warn_config_schema,
+)
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore
@@ -44,6 +49,18 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
     def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
         base = name or self.name
         return f"{base}{suffix}" if suffix else base
+
+    def config_schema(self, *, include: Sequence[str] | None = None) -> Any:
+        """Deprecated (LangGraph 1.0): a pydantic model of the config, `configurable` typed
+        by the context schema."""
+        warn_config_schema("config_schema")
+        return config_model(self.get_name("Config"), self.context_schema, include)
+
+    def get_config_jsonschema(self, *, include: Sequence[str] | None = None) -> dict[str, Any]:
+        """Deprecated (LangGraph 1.0): the JSON schema of `config_schema()`."""
+        warn_config_schema("get_config_jsonschema")
+        model = config_model(self.get_name("Config"), self.context_schema, include)
+        return model.model_json_schema()
 
     def with_config(self, config: RunnableConfig | None = None, **kwargs: Any) -> Pregel:
         clone = copy.copy(self)
@@ -74,6 +91,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding chunks of the requested stream mode(s) as they happen."""
+        durability = checkpoint_during_as_durability(durability, kwargs)
         run, live, single = stream_run(
             self,
             input,
@@ -117,6 +135,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async twin of `stream`."""
+        durability = checkpoint_during_as_durability(durability, kwargs)
         run, live, single = stream_run(
             self,
             input,
@@ -158,6 +177,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> Any:
         """Run the graph to the end and return its output (or the chunks of `stream_mode`)."""
+        durability = checkpoint_during_as_durability(durability, kwargs)
         if stream_mode != "values":
             return list(
                 self.stream(
@@ -214,6 +234,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> Any:
         """Async twin of `invoke`."""
+        durability = checkpoint_during_as_durability(durability, kwargs)
         if stream_mode != "values":
             return [
                 c

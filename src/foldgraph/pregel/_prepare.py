@@ -12,11 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import CONFIG_KEYS
 
 from foldgraph._context import outer_config
 from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.names import NS_END, NS_SEP
 from foldgraph._shell.coerce import coerce_context
-from foldgraph.constants import CONF, NS_END, NS_SEP
+from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._protocol import FG_TASK, Emit
 from foldgraph.pregel._run import Run
@@ -28,14 +30,19 @@ ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "d
 
 
 def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, Any]:
-    if not graph.config:
-        return dict(config or {})
-    merged = dict(graph.config)
+    """The graph's own config with the call's on top.
+
+    As in LangGraph, a top-level key that is not a config key (`{"thread_id": ...}`)
+    is taken as a `configurable` entry.
+    """
+    merged = dict(graph.config or {})
     for key, value in (config or {}).items():
         if key == CONF:
             merged[CONF] = {**merged.get(CONF, {}), **value}
-        else:
+        elif key in CONFIG_KEYS:
             merged[key] = value
+        elif value is not None:
+            merged[CONF] = {**merged.get(CONF, {}), key: value}
     return merged
 
 

@@ -9,15 +9,14 @@ the fold or the saver.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
-from foldgraph._kernel.fold import read_fresh
 from foldgraph._kernel.snapshot import Task
-from foldgraph._shell.coerce import to_schema
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
@@ -107,19 +106,19 @@ def _finish(
     return TaskResult(task=task, output=result)
 
 
-def _branch_inputs(run: Run, runner: NodeRunner, result: NodeOutput) -> list[Any]:
+def _branch_inputs(run: Run, runner: NodeRunner, result: NodeOutput, output: Any) -> list[Any]:
     """What each branch of the node reads: the state with the node's writes applied."""
     graph = run.graph
-    state = read_fresh(graph.spec, run.snapshot, result.writes, graph.state_channels)
-    return [
-        to_schema(branch.input_schema, state) if branch.input_schema else state
-        for _, branch in runner.branches
-    ]
+    return runner.branch_inputs(
+        graph.spec, run.snapshot, result.writes, graph.state_channels, output
+    )
 
 
-def _route(run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope) -> list[Any]:
+def _route(
+    run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope, output: Any = None
+) -> list[Any]:
     out = []
-    values = _branch_inputs(run, runner, result)
+    values = _branch_inputs(run, runner, result, output)
     for value, action in zip(values, runner.branch_actions, strict=True):
         res = action.call(value, scope.config, scope.runtime)
         if asyncio.iscoroutine(res):
@@ -128,9 +127,11 @@ def _route(run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope) -
     return out
 
 
-async def _aroute(run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope) -> list[Any]:
+async def _aroute(
+    run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope, output: Any = None
+) -> list[Any]:
     out = []
-    values = _branch_inputs(run, runner, result)
+    values = _branch_inputs(run, runner, result, output)
     for value, action in zip(values, runner.branch_actions, strict=True):
         if action.is_async or action.is_runnable:
             out.append(await action.acall(value, scope.config, scope.runtime))
@@ -156,7 +157,7 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
         else:
             output, cached = _call_cached(run, runner, value, scope)
         result = _writes(run, runner, output)
-        branch_results = _route(run, runner, result, scope) if runner.branches else None
+        branch_results = _route(run, runner, result, scope, output) if runner.branches else None
         outcome = _finish(run, task, runner, result, cached, scope, branch_results)
     except GraphInterrupt as exc:
         outcome = TaskResult(task=task, interrupts=_with_ids(exc.interrupts, scope.scratchpad))
@@ -190,7 +191,9 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
         else:
             output, cached = await _acall_cached(run, runner, value, scope)
         result = _writes(run, runner, output)
-        branch_results = await _aroute(run, runner, result, scope) if runner.branches else None
+        branch_results = (
+            await _aroute(run, runner, result, scope, output) if runner.branches else None
+        )
         outcome = _finish(run, task, runner, result, cached, scope, branch_results)
     except GraphInterrupt as exc:
         outcome = TaskResult(task=task, interrupts=_with_ids(exc.interrupts, scope.scratchpad))
@@ -283,7 +286,7 @@ def _with_ids(interrupts: Sequence[Any], pad: Scratchpad) -> tuple[Interrupt, ..
     out = []
     for i in interrupts:
         if isinstance(i, Interrupt) and i.id == "placeholder-id":
-            out.append(Interrupt(value=i.value, id=pad.interrupt_id))
+            out.append(dataclasses.replace(i, id=pad.interrupt_id))
         else:
             out.append(i)
     return tuple(out)

@@ -64,17 +64,17 @@ class InMemoryCache(BaseCache[ValueT]):
         """Async `get` (the work is a dict lookup, so it runs inline)."""
         return self.get(keys)
 
-    def set(self, pairs: Mapping[FullKey, tuple[ValueT, int | None]]) -> None:
+    def set(self, keys: Mapping[FullKey, tuple[ValueT, int | None]]) -> None:
         """Store each `key: (value, ttl_seconds)`, replacing any previous entry."""
         with self._lock:
             now = self._clock()
-            for (namespace, key), (value, ttl) in pairs.items():
+            for (namespace, key), (value, ttl) in keys.items():
                 expiry = None if ttl is None else now + ttl
                 self._entries.setdefault(tuple(namespace), {})[key] = (value, expiry)
 
-    async def aset(self, pairs: Mapping[FullKey, tuple[ValueT, int | None]]) -> None:
+    async def aset(self, keys: Mapping[FullKey, tuple[ValueT, int | None]]) -> None:
         """Async `set`."""
-        self.set(pairs)
+        self.set(keys)
 
     def clear(self, namespaces: Sequence[Namespace] | None = None) -> None:
         """Drop the given namespaces, or every entry when `namespaces` is None."""

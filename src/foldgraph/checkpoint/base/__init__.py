@@ -17,7 +17,17 @@ from __future__ import annotations
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    Literal,
+    NamedTuple,
+    NotRequired,
+    Protocol,
+    TypeVar,
+    runtime_checkable,
+)
 
 from pyrsistent import pmap
 from typing_extensions import TypedDict
@@ -46,6 +56,17 @@ __all__ = [
     "get_checkpoint_metadata",
     "uuid6",
 ]
+__all__ += [  # LangGraph's remaining names, kept apart from the serde ones
+    "ERROR",
+    "INTERRUPT",
+    "RESUME",
+    "SCHEDULED",
+    "ChannelProtocol",
+    "DeltaChannelHistory",
+    "create_checkpoint",
+    "get_serializable_checkpoint_metadata",
+    "writes_sort_key",
+]
 
 V = TypeVar("V", int, float, str)
 
@@ -55,8 +76,9 @@ ChannelVersions = Mapping[str, int | float | str]
 PendingWrite = tuple[str, str, Any]
 """`(task_id, channel, value)`: a write made during a step that has not committed yet."""
 
-LATEST_VERSION = 4
-"""The checkpoint format foldgraph writes: it carries `updated_channels`, no `pending_sends`."""
+LATEST_VERSION = 2
+"""The format version of checkpoints made by `empty_checkpoint`/`create_checkpoint` (as
+LangGraph's; the runner itself writes format 4, with `updated_channels`)."""
 
 
 class CheckpointMetadata(TypedDict, total=False):
@@ -402,6 +424,38 @@ class BaseCheckpointSaver(Generic[V]):
             )
         return current + 1  # type: ignore[return-value]
 
+    def get_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        """Per channel: the writes between the nearest stored value and `config`'s
+        checkpoint (not that checkpoint's own pending writes), and that value.
+
+        Follows parents, so a fork sees only its own branch.
+        """
+        if not channels:
+            return {}
+        chain = []
+        target = self.get_tuple(config)
+        cursor = target.parent_config if target else None
+        while cursor is not None and (tup := self.get_tuple(cursor)) is not None:
+            chain.append(tup)
+            cursor = tup.parent_config
+        return _delta_entries(chain, channels)
+
+    async def aget_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        """Async twin of `get_delta_channel_history`."""
+        if not channels:
+            return {}
+        chain = []
+        target = await self.aget_tuple(config)
+        cursor = target.parent_config if target else None
+        while cursor is not None and (tup := await self.aget_tuple(cursor)) is not None:
+            chain.append(tup)
+            cursor = tup.parent_config
+        return _delta_entries(chain, channels)
+
     def with_allowlist(self, extra_allowlist: Any) -> BaseCheckpointSaver[V]:
         """A saver whose serializer also accepts `extra_allowlist` types.
 
@@ -417,3 +471,118 @@ class BaseCheckpointSaver(Generic[V]):
         clone = copy.copy(self)
         clone.serde = serde
         return clone
+
+
+ERROR = "__error__"
+SCHEDULED = "__scheduled__"
+INTERRUPT = "__interrupt__"
+RESUME = "__resume__"
+
+
+@runtime_checkable
+class ChannelProtocol(Protocol):
+    """What a saver may ask of a channel: LangGraph's stateful channel interface."""
+
+    @property
+    def ValueType(self) -> Any: ...
+
+    @property
+    def UpdateType(self) -> Any: ...
+
+    def checkpoint(self) -> Any: ...
+
+    def from_checkpoint(self, checkpoint: Any) -> Any: ...
+
+    def update(self, values: Sequence[Any]) -> bool: ...
+
+    def get(self) -> Any: ...
+
+    def consume(self) -> bool: ...
+
+
+class DeltaChannelHistory(TypedDict):
+    """One channel's history behind a checkpoint: `writes` on the path from the
+    nearest stored value (`seed`, absent when none) to the checkpoint, oldest first.
+    """
+
+    writes: list[PendingWrite]
+    seed: NotRequired[Any]
+
+
+def writes_sort_key(task_path: str, task_id: str = "", idx: int = 0) -> tuple[str, str, int]:
+    """The order a superstep's writes are applied in: task path, task id, index."""
+    return (task_path, task_id, idx)
+
+
+def get_serializable_checkpoint_metadata(
+    config: RunnableConfig, metadata: CheckpointMetadata
+) -> CheckpointMetadata:
+    """`get_checkpoint_metadata` without the legacy `writes` entry."""
+    out = get_checkpoint_metadata(config, metadata)
+    if "writes" in out:
+        out = {k: v for k, v in out.items() if k != "writes"}  # type: ignore[assignment]
+    return out
+
+
+def create_checkpoint(
+    checkpoint: Checkpoint,
+    channels: Mapping[str, Any] | None,
+    step: int,
+    *,
+    id: str | None = None,
+) -> Checkpoint:
+    """A new checkpoint after `checkpoint`, holding `channels`' values.
+
+    `channels` are stateful channels (`ChannelProtocol`); an empty one is
+    left out, and only channels with a version are kept. With `channels`
+    None the values are carried over unchanged.
+    """
+    if channels is None:
+        values = checkpoint["channel_values"]
+    else:
+        collected = {}
+        for name, channel in channels.items():
+            if name not in checkpoint["channel_versions"]:
+                continue
+            try:
+                collected[name] = channel.checkpoint()
+            except EmptyChannelError:
+                continue
+        values = collected
+    return Checkpoint(
+        v=LATEST_VERSION,
+        ts=_now_iso(),
+        id=id or str(uuid6(clock_seq=step)),
+        channel_values=values,
+        channel_versions=checkpoint["channel_versions"],
+        versions_seen=checkpoint["versions_seen"],
+        pending_sends=checkpoint.get("pending_sends", []),  # type: ignore[typeddict-unknown-key]
+        updated_channels=None,
+    )
+
+
+def _delta_entries(
+    chain: Sequence[CheckpointTuple], channels: Sequence[str]
+) -> dict[str, DeltaChannelHistory]:
+    """Fold ancestors (nearest first) into each channel's writes and seed."""
+    collected: dict[str, list[PendingWrite]] = {c: [] for c in channels}
+    seeds: dict[str, Any] = {}
+    remaining = set(channels)
+    for tup in chain:
+        if not remaining:
+            break
+        for write in reversed(tup.pending_writes or ()):
+            if write[1] in remaining:
+                collected[write[1]].append(write)
+        values = tup.checkpoint["channel_values"]
+        for name in list(remaining):
+            if name in values:
+                seeds[name] = values[name]
+                remaining.discard(name)
+    out: dict[str, DeltaChannelHistory] = {}
+    for name in channels:
+        entry = DeltaChannelHistory(writes=collected[name][::-1])
+        if name in seeds:
+            entry["seed"] = seeds[name]
+        out[name] = entry
+    return out

@@ -33,6 +33,11 @@ class UUID(uuid.UUID):
     __slots__ = ()
 
     @property
+    def subsec(self) -> int:
+        """The sub-millisecond fraction field of UUIDv7/v8 layouts (12 + 8 bits)."""
+        return ((self.int >> 64) & 0x0FFF) << 8 | ((self.int >> 54) & 0xFF)
+
+    @property
     def time(self) -> int:
         """100 ns intervals since 1582-10-15 (the UUID epoch)."""
         if self.version == 6:

@@ -15,7 +15,12 @@ reads the stored form itself through `_stored_tuple`/`_stored_list`.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pickle
+import shutil
 import threading
+from collections import defaultdict
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -30,16 +35,18 @@ from foldgraph.checkpoint.base import (
     Checkpoint,
     CheckpointMetadata,
     CheckpointTuple,
+    DeltaChannelHistory,  # noqa: F401 - importable from here, as from LangGraph's module
     PendingWrite,
     get_checkpoint_id,
     get_checkpoint_metadata,
+    writes_sort_key,  # noqa: F401
 )
 from foldgraph.checkpoint.base._plain import plain_tuple
 
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
 
-__all__ = ["InMemorySaver", "MemorySaver"]
+__all__ = ["InMemorySaver", "MemorySaver", "PersistentDict"]
 
 # (checkpoint as stored, metadata as stored, parent checkpoint id)
 _Entry = tuple[dict[str, Any], dict[str, Any], str | None]
@@ -133,10 +140,18 @@ class InMemorySaver(BaseCheckpointSaver[int]):
     storage: dict[str, dict[str, dict[str, _Entry]]]
     writes: dict[tuple[str, str, str], dict[tuple[str, int], _Write]]
 
-    def __init__(self, *, serde: Any | None = None) -> None:
+    def __init__(
+        self, *, serde: Any | None = None, factory: type[defaultdict] = defaultdict
+    ) -> None:
         super().__init__(serde=serde)
-        self.storage = {}
-        self.writes = {}
+        # `factory` builds the two top-level maps; `partial(PersistentDict, filename=...)`
+        # keeps them in a file, written when the saver is closed as a context manager.
+        self.storage = factory(dict)
+        self.writes = factory(dict)
+        self.stack = contextlib.ExitStack()
+        for kept in (self.storage, self.writes):
+            if isinstance(kept, PersistentDict):
+                self.stack.enter_context(kept)
         # Runs may persist from worker threads (durability "async") while another lists.
         self._lock = threading.RLock()
 
@@ -150,8 +165,8 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         exc_type: type[BaseException] | None,
         exc_value: BaseException | None,
         traceback: TracebackType | None,
-    ) -> None:
-        return None
+    ) -> bool | None:
+        return self.stack.__exit__(exc_type, exc_value, traceback)
 
     async def __aenter__(self) -> InMemorySaver:
         return self
@@ -161,8 +176,8 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         exc_type: type[BaseException] | None,
         exc_value: BaseException | None,
         traceback: TracebackType | None,
-    ) -> None:
-        return None
+    ) -> bool | None:
+        return self.stack.__exit__(exc_type, exc_value, traceback)
 
     # -- reads --------------------------------------------------------------
 
@@ -392,3 +407,60 @@ def _matches(metadata: Mapping[str, Any], filter: Mapping[str, Any]) -> bool:
 
 MemorySaver = InMemorySaver
 """Older name of `InMemorySaver`, kept for LangGraph code that still uses it."""
+
+
+class PersistentDict(defaultdict):
+    """A `defaultdict` saved to `filename` (pickle) on `sync()` or `close()`.
+
+    Reads and writes run at dict speed; the file is replaced atomically (written
+    to `filename + ".tmp"`, then moved). Call `load()` to read an existing file.
+    As `InMemorySaver(factory=partial(PersistentDict, filename=...))` it keeps a
+    saver's threads across processes.
+    """
+
+    def __init__(self, *args: Any, filename: str, **kwds: Any) -> None:
+        self.flag = "c"  # "r": read-only, "c": create, "n": always start empty
+        self.mode: int | None = None  # file permissions to set after writing, e.g. 0o644
+        self.format = "pickle"
+        self.filename = filename
+        super().__init__(*args, **kwds)
+
+    def sync(self) -> None:
+        """Write the dict to its file."""
+        if self.flag == "r":
+            return
+        temp = self.filename + ".tmp"
+        try:
+            with open(temp, "wb") as fileobj:
+                self.dump(fileobj)
+        except Exception:
+            os.remove(temp)
+            raise
+        shutil.move(temp, self.filename)
+        if self.mode is not None:
+            os.chmod(self.filename, self.mode)
+
+    def close(self) -> None:
+        self.sync()
+        self.clear()
+
+    def __enter__(self) -> PersistentDict:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def dump(self, fileobj: Any) -> None:
+        if self.format != "pickle":
+            raise NotImplementedError("Unknown format: " + repr(self.format))
+        pickle.dump(dict(self), fileobj, 2)
+
+    def load(self) -> None:
+        """Merge the file's content into the dict (nothing when the flag is "n")."""
+        if self.flag == "n":
+            return
+        with open(self.filename, "rb") as fileobj:
+            try:
+                self.update(pickle.load(fileobj))
+            except EOFError:
+                return

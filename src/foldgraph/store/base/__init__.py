@@ -48,6 +48,7 @@ __all__ = [
     "ensure_embeddings",
     "get_text_at_path",
     "tokenize_path",
+    "validate_op_namespace",
 ]
 
 
@@ -282,6 +283,22 @@ def _validate_namespace_labels(namespace: tuple[str, ...]) -> None:
             )
 
 
+def validate_op_namespace(op: Op) -> None:
+    """Check the namespace labels of an op handed straight to `batch`/`abatch`.
+
+    The store methods check labels themselves; a store that keys namespaces as
+    dotted text calls this on every op it runs, so that a label like
+    `"a.b"` cannot reach the namespace `("a", "b")`. Raises `InvalidNamespaceError`.
+    """
+    if isinstance(op, GetOp | PutOp):
+        _validate_namespace_labels(op.namespace)
+    elif isinstance(op, SearchOp):
+        _validate_namespace_labels(op.namespace_prefix)
+    elif isinstance(op, ListNamespacesOp):
+        for condition in op.match_conditions or ():
+            _validate_namespace_labels(condition.path)
+
+
 def _validate_namespace(namespace: tuple[str, ...]) -> None:
     if not namespace:
         raise InvalidNamespaceError("Namespace cannot be empty.")
@@ -305,8 +322,12 @@ def _as_namespace(namespace: Sequence[str]) -> tuple[str, ...]:
 # ---------------------------------------------------------------- embeddings
 
 
-class _FunctionEmbeddings(Embeddings):
-    """Adapts a sync or async `texts -> vectors` function to langchain's `Embeddings`."""
+class EmbeddingsLambda(Embeddings):
+    """Adapts a sync or async `texts -> vectors` function to langchain's `Embeddings`.
+
+    A sync function serves both the sync and async methods; an async one only
+    the async methods.
+    """
 
     def __init__(self, func: EmbeddingsFunc | AEmbeddingsFunc) -> None:
         self._func = func
@@ -361,7 +382,7 @@ def ensure_embeddings(
             ) from exc
         return cast(Embeddings, init_embeddings(embed))
     if callable(embed):
-        return _FunctionEmbeddings(embed)
+        return EmbeddingsLambda(embed)
     raise TypeError(
         f"Index `embed` must be an Embeddings object, a function of a list of texts, or a"
         f" 'provider:model' string, got {type(embed).__name__}."
@@ -557,6 +578,10 @@ class BaseStore(ABC):
                 conditions.append(MatchCondition(cast(NamespaceMatchType, match_type), path))
         return ListNamespacesOp(tuple(conditions), max_depth, limit, offset)
 
+    async def _abatch_one(self, op: Op) -> Result:
+        """Run one op; the async methods all go through here (batching stores queue it)."""
+        return (await self.abatch([op]))[0]
+
     # -- sync API
 
     def get(
@@ -636,7 +661,7 @@ class BaseStore(ABC):
     ) -> Item | None:
         """Async `get`."""
         op = self._get_op(namespace, key, refresh_ttl)
-        return cast(Item | None, (await self.abatch([op]))[0])
+        return cast(Item | None, await self._abatch_one(op))
 
     async def asearch(
         self,
@@ -651,7 +676,7 @@ class BaseStore(ABC):
     ) -> list[SearchItem]:
         """Async `search`."""
         op = self._search_op(namespace_prefix, query, filter, limit, offset, refresh_ttl)
-        return cast(list[SearchItem], (await self.abatch([op]))[0])
+        return cast(list[SearchItem], await self._abatch_one(op))
 
     async def aput(
         self,
@@ -663,11 +688,11 @@ class BaseStore(ABC):
         ttl: float | NotProvided | None = NOT_PROVIDED,
     ) -> None:
         """Async `put`."""
-        await self.abatch([self._put_op(namespace, key, value, index, ttl)])
+        await self._abatch_one(self._put_op(namespace, key, value, index, ttl))
 
     async def adelete(self, namespace: tuple[str, ...], key: str) -> None:
         """Async `delete`."""
-        await self.abatch([self._delete_op(namespace, key)])
+        await self._abatch_one(self._delete_op(namespace, key))
 
     async def alist_namespaces(
         self,
@@ -680,4 +705,4 @@ class BaseStore(ABC):
     ) -> list[tuple[str, ...]]:
         """Async `list_namespaces`."""
         op = self._list_op(prefix, suffix, max_depth, limit, offset)
-        return cast(list[tuple[str, ...]], (await self.abatch([op]))[0])
+        return cast(list[tuple[str, ...]], await self._abatch_one(op))

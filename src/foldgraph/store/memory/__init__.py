@@ -36,6 +36,7 @@ from foldgraph.store.base import (
     SearchOp,
     ensure_embeddings,
     get_text_at_path,
+    tokenize_path,  # noqa: F401 - importable from here, as from LangGraph's module
 )
 
 __all__ = ["InMemoryStore"]

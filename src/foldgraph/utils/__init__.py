@@ -1,0 +1,1 @@
+"""Older import paths LangGraph programs still use (`langgraph.utils.*`)."""
