@@ -26,7 +26,7 @@ from foldgraph._kernel.channels import (
 from foldgraph._kernel.names import NS_END, NS_SEP, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
 from foldgraph._shell.coerce import is_schema_class, schema_fields
-from foldgraph._shell.node import action_for, node_name
+from foldgraph._shell.node import _is_async_callable, action_for, node_name
 from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
@@ -43,7 +43,12 @@ OutputT = TypeVar("OutputT")
 
 @attrs.frozen(slots=True)
 class StateNodeSpec:
-    """A node as declared on the builder."""
+    """A node as declared on the builder.
+
+    `runnable` is what LangGraph programs read (a Runnable; a function given to
+    `add_node` is wrapped in a `RunnableCallable`, its `.func` or `.afunc`);
+    `action` is the object given to `add_node`, which the runner calls directly.
+    """
 
     runnable: Any = attrs.field(eq=False)
     metadata: dict[str, Any] | None
@@ -52,6 +57,21 @@ class StateNodeSpec:
     cache_policy: CachePolicy | None
     ends: tuple[str, ...] | dict[str, str] | None = ()
     defer: bool = False
+    action: Any = attrs.field(default=None, eq=False, repr=False)
+
+
+def _as_runnable(action: Any, name: str) -> Any:
+    """The Runnable LangGraph shows for a node: Runnables as given, callables wrapped."""
+    if isinstance(action, Runnable):
+        return action
+    from foldgraph.utils.runnable import RunnableCallable
+
+    try:
+        if _is_async_callable(action):
+            return RunnableCallable(None, action, name=name, trace=False)
+        return RunnableCallable(action, name=name, trace=False)
+    except (TypeError, ValueError):  # no inspectable signature: show it as given
+        return action
 
 
 def _managed_kind(annotation: Any) -> str | None:
@@ -265,7 +285,8 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             self._add_schema(input_schema)
         ends: Any = destinations if destinations is not None else _command_ends(action)
         self.nodes[name] = StateNodeSpec(
-            runnable=action,
+            runnable=_as_runnable(action, name),
+            action=action,
             metadata=metadata,
             input_schema=input_schema or self.state_schema,
             retry_policy=retry_policy,
@@ -574,9 +595,10 @@ def _build(
         managed = tuple((k, c) for k, c in schema_fields_.items() if isinstance(c, str))
         triggers = (branch_channel(name), *sorted(k for k in joins_to(builder, name)))
         node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
+        target = node.runnable if node.action is None else node.action
         runners[name] = NodeRunner(
             name=name,
-            action=action_for(node.runnable, name, is_subgraph=isinstance(node.runnable, Pregel)),
+            action=action_for(target, name, is_subgraph=isinstance(target, Pregel)),
             input_schema=node.input_schema,
             writable=frozenset(builder.channels),
             managed_keys=frozenset(builder.managed),
@@ -590,6 +612,7 @@ def _build(
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},
             strict_updates=strict_updates,
+            bound=node.runnable,
         )
     return GraphSpec.build(channels, node_specs), runners, list(builder.nodes)
 

@@ -95,6 +95,8 @@ class NodeRunner:
     strict_updates: bool = False
     """Reject updates to keys the state does not declare (LangGraph drops them)."""
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
+    bound: Any = attrs.field(default=None, eq=False, repr=False)
+    """The node's Runnable, as LangGraph programs read it (`graph.nodes[name].bound`)."""
 
     @classmethod
     def for_start(
