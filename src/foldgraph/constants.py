@@ -26,6 +26,7 @@ CONF: Final[str] = "configurable"
 CONFIG_KEY_CHECKPOINTER: Final[str] = sys.intern("__pregel_checkpointer")
 """Where a config carries a checkpointer for a nested graph to use."""
 
+
 __all__ = ["CONF", "CONFIG_KEY_CHECKPOINTER", "END", "START", "TAG_HIDDEN", "TAG_NOSTREAM", "TASKS"]
 
 

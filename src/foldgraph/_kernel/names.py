@@ -41,3 +41,39 @@ NS_END: Final[str] = ":"
 
 CONFIG_KEY_RUNTIME: Final[str] = "__pregel_runtime"
 """Where a config carries the run's `Runtime`."""
+
+RESERVED: Final[frozenset[str]] = frozenset(
+    {
+        "langsmith:hidden",
+        # write keys the runner gives meaning to
+        "__input__",
+        INTERRUPT,
+        RESUME,
+        ERROR,
+        "__error_source_node__",
+        NO_WRITES,
+        "__snapshot_bumps__",
+        # keys of config["configurable"] the runner uses
+        "__pregel_send",
+        "__pregel_read",
+        "__pregel_checkpointer",
+        "__pregel_stream",
+        "checkpoint_map",
+        "__pregel_resuming",
+        "__pregel_replay_state",
+        "__pregel_task_id",
+        "checkpoint_id",
+        "checkpoint_ns",
+        "__pregel_timed_attempt_observer",
+        "__pregel_resume_map",
+        "__pregel_strict_resume",
+        "__pregel_stream_messages_v2",
+        # other names
+        PUSH,
+        PULL,
+        NS_SEP,
+        NS_END,
+        "configurable",
+    }
+)
+"""Names no node or state key may take (LangGraph's list: compile() rejects them)."""
