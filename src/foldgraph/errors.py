@@ -34,6 +34,15 @@ __all__ = [
     "is_invalid_resume",
 ]
 
+# Durable storage and graceful stops (kept in a block of their own to merge cleanly).
+__all__ += [
+    "CheckpointConflictError",
+    "CorruptCheckpointError",
+    "GraphDrained",
+    "SerializationError",
+    "UnregisteredTypeError",
+]
+
 
 class GraphRecursionError(RecursionError):
     """The run took more supersteps than `recursion_limit` allows."""
@@ -50,13 +59,17 @@ class TaskNotFound(Exception):
 ResponseT = TypeVar("ResponseT")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class Interrupt(Generic[ResponseT]):
     """A value surfaced to the caller when a node calls `interrupt()`.
 
     `response_schema` is the JSON schema the answer must match, when the node
     asked with `interrupt(value, response_schema=...)`. Public as
     `foldgraph.types.Interrupt`; defined here because `GraphInterrupt` carries them.
+
+    LangGraph 0.x's keywords are still accepted, as LangGraph 1.2 accepts them:
+    `ns` (a namespace sequence) derives the id when none is given; `resumable`
+    and `when` are ignored.
     """
 
     value: Any
@@ -64,6 +77,37 @@ class Interrupt(Generic[ResponseT]):
     response_schema: type[ResponseT] | dict[str, Any] | None = dataclasses.field(
         default=None, kw_only=True
     )
+
+    def __init__(
+        self,
+        value: Any,
+        id: str = "placeholder-id",
+        *,
+        response_schema: type[ResponseT] | dict[str, Any] | None = None,
+        **deprecated: Any,
+    ) -> None:
+        ns = deprecated.get("ns")
+        if ns is not None and id == "placeholder-id" and isinstance(ns, Sequence):
+            from foldgraph._context import interrupt_id
+
+            id = interrupt_id("|".join(ns))
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "response_schema", response_schema)
+
+    @property
+    def interrupt_id(self) -> str:
+        """Deprecated (LangGraph 1.0): the same as `id`."""
+        import warnings
+
+        from foldgraph.warnings import LangGraphDeprecatedSinceV10
+
+        warnings.warn(
+            "`interrupt_id` is deprecated. Use `id` instead.",
+            LangGraphDeprecatedSinceV10,
+            stacklevel=2,
+        )
+        return self.id
 
     @classmethod
     def from_ns(
@@ -233,3 +277,62 @@ def is_invalid_resume(error: BaseException) -> bool:
     bad tool arguments.
     """
     return getattr(error, _INVALID_RESUME, False) is True
+
+
+# -- durable storage and graceful stops -------------------------------------------------
+
+
+class SerializationError(ValueError):
+    """A value could not be written to, or read back from, a durable checkpoint.
+
+    `path` points inside the value (`messages[3].additional_kwargs['img']`);
+    savers add the thread, checkpoint and channel to the message.
+    """
+
+    def __init__(self, message: str, *, path: str = "") -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class UnregisteredTypeError(SerializationError):
+    """A stored value names a class that is not on the serializer's allowlist.
+
+    Raised before anything is imported or called: register the class with the
+    serializer (or name it in the graph's schema) if it belongs there.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+
+class CorruptCheckpointError(SerializationError):
+    """A stored checkpoint (or one of its values) cannot be decoded."""
+
+    def __init__(self, message: str, *, thread_id: str = "", checkpoint_id: str = "") -> None:
+        super().__init__(message)
+        self.thread_id = thread_id
+        self.checkpoint_id = checkpoint_id
+
+
+class CheckpointConflictError(RuntimeError):
+    """Another run wrote the same thread since this run read it; this run's write is refused.
+
+    Nothing was written for the refused step. Load the thread again
+    (`graph.invoke(None, config)` continues from the newest checkpoint) or run
+    on a fork.
+    """
+
+
+class GraphDrained(GraphBubbleUp):
+    """The run stopped at a superstep boundary because a drain was requested.
+
+    Raised when `RunControl.request_drain()` was called (e.g. from a SIGTERM
+    handler): everything finished before the boundary is saved, and
+    `graph.invoke(None, config)` continues the thread from there. `config`
+    (foldgraph) addresses the checkpoint the run stopped at.
+    """
+
+    def __init__(self, reason: str = "shutdown", *, config: Any = None) -> None:
+        self.reason = reason
+        self.config = config
+        super().__init__(f"Graph drained: {reason}")

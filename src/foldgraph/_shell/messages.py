@@ -18,7 +18,8 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, LLMResult
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
 
-from foldgraph.constants import NS_SEP, TAG_NOSTREAM
+from foldgraph._kernel.names import NS_SEP
+from foldgraph.constants import TAG_NOSTREAM
 
 __all__ = ["StreamMessagesHandler", "namespace_of"]
 

@@ -26,19 +26,25 @@ from foldgraph._deprecated import (
     warn_config_schema,
 )
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
-from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._core import _subgraph_of as subgraph_of
 from foldgraph.pregel._driver import adrive, drive
 from foldgraph.pregel._lowlevel import NodeBuilder, PregelNode, compile_nodes, input_writes
 from foldgraph.pregel._lowlevel import validate as validate_lowlevel
 from foldgraph.pregel._node import NodeRunner
-from foldgraph.pregel._prepare import make_run, no_writer, stream_run
+from foldgraph.pregel._prepare import (
+    attach_control,
+    make_run,
+    merged_config,
+    no_writer,
+    stream_run,
+)
 from foldgraph.pregel._replay import verify_replay
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._schema import channels_model, context_jsonschema
 from foldgraph.pregel._state_api import StateAPI
 from foldgraph.pregel._stream import SKIP, deliver, invoke_output, raise_nested_interrupts
+from foldgraph.runtime import RunControl
 from foldgraph.types import RetryPolicy
 
 __all__ = ["NodeBuilder", "NodeRunner", "Pregel"]
@@ -273,13 +279,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
 
     def with_config(self, config: RunnableConfig | None = None, **kwargs: Any) -> Pregel:
         clone = copy.copy(self)
-        merged: dict[str, Any] = dict(self.config or {})
-        for key, value in {**(config or {}), **kwargs}.items():
-            if key == CONF:
-                merged[CONF] = {**merged.get(CONF, {}), **value}
-            else:
-                merged[key] = value
-        clone.config = merged  # type: ignore[assignment]
+        clone.config = merged_config(self.config, {**(config or {}), **kwargs})  # type: ignore[assignment]
         return clone
 
     def stream(
@@ -297,6 +297,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         subgraphs: bool = False,
         debug: bool | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding chunks of the requested stream mode(s) as they happen."""
@@ -312,6 +313,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             interrupt_after=interrupt_after,
             durability=durability,
         )
+        attach_control(run, control)
         traced = self._trace_start(run)
         try:
             for emit in drive(run, live):
@@ -341,6 +343,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         subgraphs: bool = False,
         debug: bool | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async twin of `stream`."""
@@ -356,6 +359,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             interrupt_after=interrupt_after,
             durability=durability,
         )
+        attach_control(run, control)
         traced = await self._atrace_start(run)
         try:
             async for emit in adrive(run, live):
@@ -383,6 +387,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         interrupt_after: Any = None,
         durability: str | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         """Run the graph to the end and return its output (or the chunks of `stream_mode`)."""
@@ -398,6 +403,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
                     interrupt_before=interrupt_before,
                     interrupt_after=interrupt_after,
                     durability=durability,
+                    control=control,
                     **kwargs,
                 )
             )
@@ -412,6 +418,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             durability=durability,
             writer=no_writer,
         )
+        attach_control(run, control)
         traced = self._trace_start(run)
         try:
             for emit in drive(run, None):
@@ -440,6 +447,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         interrupt_after: Any = None,
         durability: str | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         """Async twin of `invoke`."""
@@ -456,6 +464,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
                     interrupt_before=interrupt_before,
                     interrupt_after=interrupt_after,
                     durability=durability,
+                    control=control,
                     **kwargs,
                 )
             ]
@@ -470,6 +479,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             durability=durability,
             writer=no_writer,
         )
+        attach_control(run, control)
         traced = await self._atrace_start(run)
         try:
             async for emit in adrive(run, None):
