@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 
-from benchmarks import checkpoints, core
+from benchmarks import boundary, checkpoints, core
 from benchmarks._harness import (
     DISPLAY,
     LIBRARIES,
@@ -29,7 +29,7 @@ from benchmarks._harness import (
     worker_main,
 )
 
-WORKLOADS: tuple[Workload, ...] = (*core.WORKLOADS, *checkpoints.WORKLOADS)
+WORKLOADS: tuple[Workload, ...] = (*core.WORKLOADS, *checkpoints.WORKLOADS, *boundary.WORKLOADS)
 BY_NAME = {w.name: w for w in WORKLOADS}
 
 Results = dict[str, dict[int, Outcome]]  # library root -> size -> outcome

@@ -38,7 +38,7 @@ class _FlatCache:
 
     __slots__ = ("_entries", "_items", "max_entries", "max_items")
 
-    def __init__(self, max_entries: int = 256, max_items: int = 1 << 21) -> None:
+    def __init__(self, max_entries: int = 64, max_items: int = 1 << 21) -> None:
         self._entries: dict[int, tuple[Vector, tuple[Any, ...]]] = {}
         self._items = 0
         self.max_entries = max_entries

@@ -19,6 +19,7 @@ import attrs
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
+from foldgraph._kernel.seal import step_fingerprint
 from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
 
@@ -140,6 +141,7 @@ def apply(
     updated: set[str] = set()
     old_seals = snapshot.seals
     new_seals: dict[str, int] = {}
+    fp = step_fingerprint()
 
     def record(chan: str, new: Any, *, wakes: bool = True) -> None:
         if old_seals is not None:
@@ -147,7 +149,7 @@ def apply(
             old_seal = new_seals.get(chan)
             if old_seal is None:
                 old_seal = old_seals.get(chan, 0)
-            new_seals[chan] = channels[chan].seal(old_seal, _get(values, chan), new)
+            new_seals[chan] = channels[chan].seal(old_seal, _get(values, chan), new, fp)
         _store(values, chan, new)
         versions[chan] = next_version
         changed.add(chan)

@@ -33,7 +33,14 @@ from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector
 from foldgraph._kernel.frozen import FrozenBytes
 
-__all__ = ["Fingerprint", "fingerprint", "seal_items", "seal_value", "seal_vector"]
+__all__ = [
+    "Fingerprint",
+    "fingerprint",
+    "seal_items",
+    "seal_value",
+    "seal_vector",
+    "step_fingerprint",
+]
 
 Fingerprint = Callable[[Any], int]
 
@@ -59,7 +66,27 @@ def seal_items(items: Iterable[Any], fp: Fingerprint = fingerprint) -> int:
 
 def seal_value(old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
     """The seal of a value replaced as a whole (last-value channels, generic reducers)."""
+    if new is old:  # a reducer that kept its value: the seal it had still holds
+        return old_seal
     return 0 if new is MISSING else fp(new)
+
+
+def step_fingerprint() -> Fingerprint:
+    """`fingerprint` remembered per object for one step, where one object is often
+    written to several channels (or several times into one)."""
+    memo: dict[int, tuple[Any, int]] = {}
+
+    def fp(value: Any) -> int:
+        if type(value) in _IMMUTABLE:
+            return 0
+        hit = memo.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        got = fingerprint(value)
+        memo[id(value)] = (value, got)
+        return got
+
+    return fp
 
 
 def seal_vector(old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
