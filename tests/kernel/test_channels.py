@@ -28,8 +28,8 @@ from foldgraph._kernel.channels import (
 )
 from foldgraph._kernel.fold import apply, task_id
 from foldgraph._kernel.frozen import FrozenList, freeze, thaw
+from foldgraph._kernel.names import PULL
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec, Snapshot, Task
-from foldgraph.constants import PULL
 from foldgraph.errors import EmptyChannelError, InvalidUpdateError
 from foldgraph.types import Overwrite
 

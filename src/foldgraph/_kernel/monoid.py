@@ -99,11 +99,8 @@ def _append_all(stored: Any, updates: Sequence[Any]) -> Vector:
     acc = vector() if stored is MISSING else stored
     for update in updates:
         if not isinstance(update, list | PVector | Vector):
-            raise TypeError(
-                f'can only concatenate list (not "{type(update).__name__}") to list: '
-                "a channel reduced with operator.add takes a list per update, "
-                'e.g. `return {"key": [item]}`'
-            )
+            # Python's own message for `list + update`, as a plain reducer would raise.
+            raise TypeError(f'can only concatenate list (not "{type(update).__name__}") to list')
         acc = acc.append(update[0]) if len(update) == 1 else acc.extend(update)
     return acc
 

@@ -61,10 +61,9 @@ def coerce_context(schema: Any, context: Any) -> Any:
     """Turn `invoke(context=...)` into an instance of the graph's `context_schema`."""
     if schema is None or context is None:
         return context
-    if isinstance(schema, type) and isinstance(context, schema):
-        return context
-    if isinstance(context, Mapping):
-        if dataclasses.is_dataclass(schema) or _is_pydantic_model(schema):
+    # Only dataclasses and pydantic models are built from a mapping; any other schema
+    # (a TypedDict, which refuses isinstance checks, or a plain type) is passed as given.
+    if dataclasses.is_dataclass(schema) or _is_pydantic_model(schema):
+        if isinstance(context, Mapping):
             return schema(**context)
-        return dict(context)
     return context

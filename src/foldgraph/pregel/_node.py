@@ -14,10 +14,11 @@ import attrs
 
 from foldgraph._kernel.fold import fresh_snapshot, read_state
 from foldgraph._kernel.frozen import freeze, thaw
+from foldgraph._kernel.names import ROOT
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.coerce import object_fields, to_schema
 from foldgraph._shell.node import NodeAction, action_for
-from foldgraph.constants import END, ROOT, START, TASKS
+from foldgraph.constants import END, START, TASKS
 from foldgraph.errors import (
     ErrorCode,
     GraphBubbleUp,
@@ -94,6 +95,8 @@ class NodeRunner:
     strict_updates: bool = False
     """Reject updates to keys the state does not declare (LangGraph drops them)."""
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
+    bound: Any = attrs.field(default=None, eq=False, repr=False)
+    """The node's Runnable, as LangGraph programs read it (`graph.nodes[name].bound`)."""
 
     @classmethod
     def for_start(

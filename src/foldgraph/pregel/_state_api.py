@@ -13,8 +13,9 @@ from typing import Any
 import attrs
 
 from foldgraph._kernel.fold import apply, plan
+from foldgraph._kernel.names import NS_END, NS_SEP, PULL
 from foldgraph._kernel.snapshot import Task
-from foldgraph.constants import CONF, END, NS_END, NS_SEP, PULL, START
+from foldgraph.constants import CONF, END, START
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._emit import now_iso
