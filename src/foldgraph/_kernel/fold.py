@@ -19,8 +19,8 @@ import attrs
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
-from foldgraph._kernel.seal import step_fingerprint
 from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
+from foldgraph._kernel.seal import step_fingerprint
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
