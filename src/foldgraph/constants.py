@@ -29,6 +29,8 @@ NS_END: Final[str] = ":"
 
 # Internal channel names (kept equal to LangGraph's, as they show up in checkpoints).
 ROOT: Final[str] = "__root__"
+PREVIOUS: Final[str] = sys.intern("__previous__")
+"""The channel where an entrypoint keeps what it saved for its next run on the thread."""
 SELF: Final[str] = "__self__"
 
 CONF: Final[str] = "configurable"

@@ -33,8 +33,6 @@ KNOWN_GAPS: dict[str, str] = {
     # Messages converted from dict/tuple input get deterministic minted ids, so two
     # separate runs hand out the same id; LangGraph gives each a fresh uuid4.
     "graph_api_state_reducers": "minted message ids repeat across runs (LangGraph: uuid4)",
-    # No functional API yet (entrypoint, task).
-    "functional_api_basics": "foldgraph.func missing (functional API)",
 }
 
 PROGRAM_TIMEOUT_S = 60
