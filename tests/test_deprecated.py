@@ -229,3 +229,89 @@ def test_get_config_jsonschema() -> None:
             "title": "LangGraphConfig",
             "type": "object",
         }
+
+
+def test_interrupt_legacy_keywords_are_accepted_silently() -> None:
+    import warnings
+
+    from foldgraph.types import Interrupt
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        old = Interrupt("v", resumable=True, ns=["a:1", "b:2"], when="during")
+        plain = Interrupt(value="v", resumable=False)
+    assert old.value == "v"
+    assert old.id == Interrupt.from_ns("v", "a:1|b:2").id
+    assert old.response_schema is None
+    assert plain == Interrupt("v")
+    assert plain.id == "placeholder-id"
+    assert Interrupt("v", "given", ns=["a:1"]).id == "given"
+
+
+def test_interrupt_id_property() -> None:
+    from foldgraph.types import Interrupt
+
+    found = Interrupt("v", "abc")
+    message = "`interrupt_id` is deprecated. Use `id` instead."
+    with pytest.warns(LangGraphDeprecatedSinceV10, match=re.escape(message)):
+        assert found.interrupt_id == "abc"
+
+
+def test_send_and_interrupt_from_constants() -> None:
+    import foldgraph.constants as constants
+    from foldgraph.types import Interrupt, Send
+
+    for name, expected in (("Send", Send), ("Interrupt", Interrupt)):
+        message = (
+            f"Importing {name} from foldgraph.constants is deprecated. "
+            f"Please use 'from foldgraph.types import {name}' instead."
+        )
+        with pytest.warns(LangGraphDeprecatedSinceV10, match=re.escape(message)):
+            assert getattr(constants, name) is expected
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("INTERRUPT", "__interrupt__"), ("NS_SEP", "|"), ("CONFIG_KEY_RUNTIME", "__pregel_runtime")],
+)
+def test_private_constants(name: str, value: str) -> None:
+    import foldgraph.constants as constants
+
+    message = (
+        f"Importing {name} from foldgraph.constants is deprecated. "
+        "This constant is now private and should not be used directly."
+    )
+    with pytest.warns(LangGraphDeprecatedSinceV10, match=re.escape(message)):
+        assert getattr(constants, name) == value
+
+
+def test_public_constants_do_not_warn() -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        from foldgraph.constants import (  # noqa: F401
+            CONF,
+            CONFIG_KEY_CHECKPOINTER,
+            END,
+            START,
+            TAG_HIDDEN,
+            TAG_NOSTREAM,
+            TASKS,
+        )
+
+
+def test_pregel_types_module() -> None:
+    import importlib
+    import sys
+
+    from foldgraph.types import StateSnapshot
+
+    sys.modules.pop("foldgraph.pregel.types", None)
+    message = (
+        "Importing from foldgraph.pregel.types is deprecated. "
+        "Please use 'from foldgraph.types import ...' instead."
+    )
+    with pytest.warns(LangGraphDeprecatedSinceV10, match=re.escape(message)):
+        module = importlib.import_module("foldgraph.pregel.types")
+    assert module.StateSnapshot is StateSnapshot

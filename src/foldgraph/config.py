@@ -7,7 +7,8 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from foldgraph._context import TASK_SCOPE, current_config
-from foldgraph.constants import CONF, CONFIG_KEY_RUNTIME  # noqa: F401
+from foldgraph._kernel.names import CONFIG_KEY_RUNTIME  # noqa: F401
+from foldgraph.constants import CONF  # noqa: F401
 from foldgraph.store.base import BaseStore  # noqa: F401
 
 __all__ = ["get_config", "get_store", "get_stream_writer"]

@@ -1,19 +1,18 @@
-"""Reserved names shared by the builder, the kernel and the runner."""
+"""Public reserved names, as `langgraph.constants` exposes them.
+
+LangGraph 1.2 keeps only these public here. Its other names (channel names,
+namespace separators, config keys) are private: importing one of them, or
+`Send`/`Interrupt`, from this module still works, with LangGraph's warning.
+"""
 
 from __future__ import annotations
 
 import sys
-from typing import Final
+import warnings
+from typing import Any, Final
 
-from foldgraph._kernel.names import (  # noqa: F401  (re-exported for the shell)
-    ERROR,
-    INTERRUPT,
-    NO_WRITES,
-    PULL,
-    PUSH,
-    RESUME,
-    TASKS,
-)
+from foldgraph._kernel import names as _names
+from foldgraph._kernel.names import TASKS
 
 START: Final[str] = sys.intern("__start__")
 """The virtual node that receives the graph's input."""
@@ -23,20 +22,33 @@ END: Final[str] = sys.intern("__end__")
 TAG_NOSTREAM: Final[str] = "nostream"
 TAG_HIDDEN: Final[str] = "langsmith:hidden"
 
-# Characters that separate namespaces in checkpoint_ns strings; forbidden in node names.
-NS_SEP: Final[str] = "|"
-NS_END: Final[str] = ":"
-
-# Internal channel names (kept equal to LangGraph's, as they show up in checkpoints).
-ROOT: Final[str] = "__root__"
-PREVIOUS: Final[str] = sys.intern("__previous__")
-"""The channel where an entrypoint keeps what it saved for its next run on the thread."""
-SELF: Final[str] = "__self__"
-
 CONF: Final[str] = "configurable"
 CONFIG_KEY_CHECKPOINTER: Final[str] = sys.intern("__pregel_checkpointer")
 """Where a config carries a checkpointer for a nested graph to use."""
-CONFIG_KEY_RUNTIME: Final[str] = sys.intern("__pregel_runtime")
-"""Where a config carries the run's `Runtime`."""
+
 
 __all__ = ["CONF", "CONFIG_KEY_CHECKPOINTER", "END", "START", "TAG_HIDDEN", "TAG_NOSTREAM", "TASKS"]
+
+
+def __getattr__(name: str) -> Any:
+    from foldgraph.warnings import LangGraphDeprecatedSinceV10
+
+    if name in ("Send", "Interrupt"):
+        warnings.warn(
+            f"Importing {name} from foldgraph.constants is deprecated. "
+            f"Please use 'from foldgraph.types import {name}' instead.",
+            LangGraphDeprecatedSinceV10,
+            stacklevel=2,
+        )
+        from foldgraph import types
+
+        return getattr(types, name)
+    if name in _names.__all__:
+        warnings.warn(
+            f"Importing {name} from foldgraph.constants is deprecated. "
+            "This constant is now private and should not be used directly.",
+            LangGraphDeprecatedSinceV10,
+            stacklevel=2,
+        )
+        return getattr(_names, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -50,13 +50,17 @@ class TaskNotFound(Exception):
 ResponseT = TypeVar("ResponseT")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class Interrupt(Generic[ResponseT]):
     """A value surfaced to the caller when a node calls `interrupt()`.
 
     `response_schema` is the JSON schema the answer must match, when the node
     asked with `interrupt(value, response_schema=...)`. Public as
     `foldgraph.types.Interrupt`; defined here because `GraphInterrupt` carries them.
+
+    LangGraph 0.x's keywords are still accepted, as LangGraph 1.2 accepts them:
+    `ns` (a namespace sequence) derives the id when none is given; `resumable`
+    and `when` are ignored.
     """
 
     value: Any
@@ -64,6 +68,37 @@ class Interrupt(Generic[ResponseT]):
     response_schema: type[ResponseT] | dict[str, Any] | None = dataclasses.field(
         default=None, kw_only=True
     )
+
+    def __init__(
+        self,
+        value: Any,
+        id: str = "placeholder-id",
+        *,
+        response_schema: type[ResponseT] | dict[str, Any] | None = None,
+        **deprecated: Any,
+    ) -> None:
+        ns = deprecated.get("ns")
+        if ns is not None and id == "placeholder-id" and isinstance(ns, Sequence):
+            from foldgraph._context import interrupt_id
+
+            id = interrupt_id("|".join(ns))
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "response_schema", response_schema)
+
+    @property
+    def interrupt_id(self) -> str:
+        """Deprecated (LangGraph 1.0): the same as `id`."""
+        import warnings
+
+        from foldgraph.warnings import LangGraphDeprecatedSinceV10
+
+        warnings.warn(
+            "`interrupt_id` is deprecated. Use `id` instead.",
+            LangGraphDeprecatedSinceV10,
+            stacklevel=2,
+        )
+        return self.id
 
     @classmethod
     def from_ns(

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from pyrsistent import PMap, pmap, pvector
 
+from foldgraph._kernel._vector import vector
 from foldgraph.checkpoint.base import (
     BaseCheckpointSaver,
     Checkpoint,
@@ -364,7 +365,8 @@ def test_public_reads_return_plain_values() -> None:
     s = InMemorySaver()
     cp: Checkpoint = {
         **empty_checkpoint(),
-        "channel_values": pmap({"messages": pvector(["hi", pmap({"k": pvector([1])})]), "n": 1}),
+        # Stored forms are converted at the top level only; items are stored as written.
+        "channel_values": pmap({"messages": vector(["hi", {"k": [1]}]), "n": 1}),
         "channel_versions": pmap({"messages": 1, "n": 1}),
         "versions_seen": pmap({"node": pmap({"n": 1})}),
         "updated_channels": ["messages", "n"],
@@ -451,7 +453,10 @@ def test_history_shares_structure_between_steps() -> None:
         cfg = s.put(cfg, cp, {"source": "loop", "step": step}, {"log": versions["log"]})
     history = list(s.list({"configurable": {"thread_id": "t"}}))
     assert len(history) == 200
-    assert all(t.checkpoint["channel_values"]["big"] is big for t in history)
+    stored = list(s._stored_list({"configurable": {"thread_id": "t"}}))
+    assert all(t.checkpoint["channel_values"]["big"] is big for t in stored)
+    # The public read hands out copies: a caller changing one cannot reach the others.
+    assert all(t.checkpoint["channel_values"]["big"] == big for t in history)
     assert list(history[0].checkpoint["channel_values"]["log"]) == list(range(200))
     assert list(history[-1].checkpoint["channel_values"]["log"]) == [0]
     assert history[0].checkpoint["channel_versions"] == {"big": 1, "log": 201}

@@ -27,12 +27,15 @@ compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
 KNOWN_GAPS: dict[str, str] = {
-    # Managed values are not given to routers: route_remaining reads
+    # Managed values are not in the state a router sees: route_remaining reads
     # state["remaining_steps"] and gets KeyError (values at the boundary).
-    "graph_api_loops_recursion_limit": "RemainingSteps missing from the state a router sees",
-    # Messages converted from dict/tuple input get deterministic minted ids, so two
-    # separate runs hand out the same id; LangGraph gives each a fresh uuid4.
+    "graph_api_loops_recursion_limit": "RemainingSteps missing from a router's state (boundary)",
+    # Messages converted from dict/tuple input get ids minted deterministically from a
+    # counter, so separate runs hand out the same id; LangGraph gives fresh uuid4s.
     "graph_api_state_reducers": "minted message ids repeat across runs (LangGraph: uuid4)",
+    "hitl_review_tool_calls": "minted message ids repeat across runs (LangGraph: uuid4)",
+    # Savers.
+    "persistence_sqlite": "no foldgraph.checkpoint.sqlite yet (SQLite savers)",
 }
 
 PROGRAM_TIMEOUT_S = 60
@@ -48,6 +51,9 @@ def _timeout(signum: int, frame: Any) -> None:
     raise TimeoutError(f"program did not finish in {PROGRAM_TIMEOUT_S}s")
 
 
+# The programs keep their deprecated spellings (config_schema=, create_react_agent):
+# the warnings they raise are expected, as on LangGraph.
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.parametrize("name", [_param(n) for n in compat.program_names()])
 def test_program_matches_langgraph(name: str) -> None:
     expected = compat.load_golden(name)

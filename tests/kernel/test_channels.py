@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pyrsistent import PVector, pvector
+from pyrsistent import pvector
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector
@@ -27,9 +27,9 @@ from foldgraph._kernel.channels import (
     UntrackedValue,
 )
 from foldgraph._kernel.fold import apply, task_id
-from foldgraph._kernel.frozen import FrozenDict, FrozenList, freeze, thaw, view
+from foldgraph._kernel.frozen import FrozenList, freeze, thaw
+from foldgraph._kernel.names import PULL
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec, Snapshot, Task
-from foldgraph.constants import PULL
 from foldgraph.errors import EmptyChannelError, InvalidUpdateError
 from foldgraph.types import Overwrite
 
@@ -78,22 +78,23 @@ def test_last_value_refuses_two_writes_in_one_step() -> None:
     assert str(info.value) == LAST_VALUE_MESSAGE
 
 
-def test_last_value_stores_frozen_and_reads_a_view_and_outputs_plain_data() -> None:
+def test_last_value_owns_its_list_and_every_read_is_a_private_plain_list() -> None:
     channel = LastValue(list).named("xs")
     written = [1, {"a": [2]}]
     stored, _ = channel.update(MISSING, [written])
-    written.append("later")
-    written[1]["a"].append(3)
+    written.append("later")  # the writer keeps its list; the stored value is a copy
 
-    assert stored == freeze([1, {"a": [2]}])
+    assert type(stored) is FrozenList
+    assert stored == (1, {"a": [2]})
     read = channel.read(stored)
-    assert isinstance(read, FrozenList)
-    assert isinstance(read[1], FrozenDict)
+    assert type(read) is list
+    assert type(read[1]) is dict
     assert read == [1, {"a": [2]}]
+    read.append("mine")
+    assert channel.read(stored) == [1, {"a": [2]}]
     out = channel.output(stored)
     assert out == [1, {"a": [2]}]
     assert type(out) is list
-    assert type(out[1]) is dict
 
 
 @pytest.mark.parametrize(
@@ -178,7 +179,7 @@ def test_any_value_keeps_the_last_of_several_writes_and_clears_without_writes() 
     assert channel.update(3, []) == (MISSING, True)
     assert channel.update(MISSING, []) == (MISSING, False)
     stored, _ = channel.update(MISSING, [[1], [2]])
-    assert stored == pvector([2])
+    assert stored == FrozenList([2])
 
 
 def test_untracked_value_is_never_checkpointed_and_every_other_channel_is() -> None:
@@ -339,9 +340,9 @@ def test_topic_flattens_lists_and_clears_on_an_empty_step() -> None:
     channel = Topic(int).named("t")
     stored, changed = channel.update(MISSING, [1, [2, 3], []])
     assert changed is True
-    assert isinstance(stored, PVector)
+    assert isinstance(stored, Vector)
     assert channel.output(stored) == [1, 2, 3]
-    assert isinstance(channel.read(stored), FrozenList)
+    assert type(channel.read(stored)) is list
     assert channel.update(stored, []) == (MISSING, True)
     assert channel.update(MISSING, []) == (MISSING, False)
     assert channel.update(MISSING, [[]]) == (MISSING, False)
@@ -354,9 +355,9 @@ def test_topic_flattens_lists_and_clears_on_an_empty_step() -> None:
     assert accumulating.output(more) == [1, 2]
 
 
-def test_topic_flattens_a_list_view_written_back_by_a_node() -> None:
+def test_topic_flattens_a_list_read_and_written_back_by_a_node() -> None:
     channel = Topic(int).named("t")
-    as_node_sees_it = view(freeze([1, 2]))
+    as_node_sees_it = thaw(freeze([1, 2]))
     stored, _ = channel.update(MISSING, [as_node_sees_it])
     assert channel.output(stored) == [1, 2]
 

@@ -31,8 +31,9 @@ from foldgraph._kernel.fold import (
     task_id,
 )
 from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.names import PULL, PUSH
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec, Snapshot, Task
-from foldgraph.constants import PULL, PUSH, TASKS
+from foldgraph.constants import TASKS
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.types import Send
 

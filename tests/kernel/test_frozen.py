@@ -1,20 +1,29 @@
-"""Frozen views: what a node sees is read-only, equal to plain data, and cheap to build."""
+"""The boundary: values are stored owned and immutable, and every read is a private plain copy."""
 
 from __future__ import annotations
 
+import copy
 import json
 import operator
+import pickle
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pyrsistent import PMap, PVector, pmap, pvector
 
-from foldgraph._kernel._vector import Vector
-from foldgraph._kernel.channels import BinaryOperatorAggregate
-from foldgraph._kernel.frozen import FrozenDict, FrozenList, freeze, thaw, view
+from foldgraph._kernel._vector import Vector, vector
+from foldgraph._kernel.channels import BinaryOperatorAggregate, LastValue
+from foldgraph._kernel.frozen import (
+    FrozenBytes,
+    FrozenDict,
+    FrozenList,
+    FrozenSet,
+    freeze,
+    is_stored_form,
+    thaw,
+)
 from foldgraph.errors import ImmutableStateError
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text(max_size=3))
@@ -23,291 +32,171 @@ PLAIN = st.recursive(
     lambda inner: st.one_of(
         st.lists(inner, max_size=4),
         st.dictionaries(st.text(max_size=3), inner, max_size=4),
+        st.sets(st.integers(-5, 5), max_size=4),
+        st.binary(max_size=4).map(bytearray),
     ),
     max_leaves=15,
 )
-"""Nested plain lists and dicts, the data nodes return."""
-
-
-def _only_plain(value: Any) -> bool:
-    """No persistent or view type left anywhere inside."""
-    if type(value) is list:
-        return all(_only_plain(v) for v in value)
-    if type(value) is dict:
-        return all(_only_plain(v) for v in value.values())
-    return not isinstance(value, PVector | PMap | FrozenList | FrozenDict | list | dict)
-
-
-def _only_persistent(value: Any) -> bool:
-    """No mutable list or dict left anywhere inside."""
-    if isinstance(value, PVector | Vector):
-        return all(_only_persistent(v) for v in value)
-    if isinstance(value, PMap | FrozenDict):
-        return all(_only_persistent(v) for v in value.values())
-    return not isinstance(value, list | dict)
-
-
-# -- freeze / thaw -------------------------------------------------------------------------
+"""Nested plain values, as nodes return them."""
 
 
 @settings(max_examples=100)
 @given(PLAIN)
-def test_thaw_of_freeze_round_trips_plain_data(value: Any) -> None:
-    frozen = freeze(value)
-    assert _only_persistent(frozen)
-    back = thaw(frozen)
+def test_thaw_of_freeze_gives_back_an_equal_value_of_the_same_type(value: Any) -> None:
+    stored = freeze(value)
+    back = thaw(stored)
     assert back == value
-    assert _only_plain(back)
+    assert type(back) is type(value)
 
 
 @settings(max_examples=60)
 @given(PLAIN)
-def test_freeze_is_idempotent_and_thaw_of_a_view_round_trips(value: Any) -> None:
-    frozen = freeze(value)
-    assert freeze(frozen) == frozen
-    assert freeze(view(frozen)) == frozen
-    assert thaw(view(frozen)) == value
-    assert _only_plain(thaw(view(frozen)))
+def test_freeze_is_idempotent_and_every_thaw_is_a_new_object(value: Any) -> None:
+    stored = freeze(value)
+    assert freeze(stored) is stored
+    if isinstance(value, list | dict | set | bytearray):
+        assert is_stored_form(stored)
+        assert stored is not value
+        assert thaw(stored) is not thaw(stored)
 
 
-@settings(max_examples=60)
-@given(PLAIN)
-def test_a_view_equals_the_plain_value_it_was_frozen_from(value: Any) -> None:
-    assert view(freeze(value)) == value
+def test_freeze_copies_only_the_top_level_and_never_walks_items() -> None:
+    inner = [1, 2]
+    value = [inner, {"k": "v"}]
+    stored = freeze(value)
+    assert type(stored) is FrozenList
+    assert stored[0] is inner  # items are shared, not converted (see the module doc)
+    value.append("later")
+    assert thaw(stored) == [[1, 2], {"k": "v"}]
 
 
-@settings(max_examples=50)
-@given(PLAIN)
-def test_thaw_returns_fresh_containers_that_do_not_alias_the_stored_value(value: Any) -> None:
-    frozen = freeze(value)
-    first = thaw(frozen)
-    if isinstance(first, list):
-        first.append("junk")
-    elif isinstance(first, dict):
-        first["junk"] = 1
-    assert thaw(frozen) == value
+@pytest.mark.parametrize(
+    ("value", "stored_type"),
+    [
+        ([1, 2], FrozenList),
+        ({"a": 1}, FrozenDict),
+        ({1, 2}, FrozenSet),
+        (bytearray(b"ab"), FrozenBytes),
+    ],
+)
+def test_each_mutable_container_has_an_immutable_stored_form(value: Any, stored_type: type) -> None:
+    stored = freeze(value)
+    assert type(stored) is stored_type
+    read = thaw(stored)
+    assert type(read) is type(value)
+    assert read == value
+    assert pickle.loads(pickle.dumps(stored)) == stored
+    assert type(pickle.loads(pickle.dumps(stored))) is stored_type
 
 
-def test_freeze_converts_nested_lists_and_dicts() -> None:
-    frozen = freeze({"a": [1, {"b": [2, 3]}], "c": 4})
-    assert frozen == pmap({"a": pvector([1, pmap({"b": pvector([2, 3])})]), "c": 4})
-    assert isinstance(frozen["a"], PVector)
-    assert isinstance(frozen["a"][1], FrozenDict)
-    # nested dicts keep their key order
-    assert list(freeze({"z": 1, "a": 2})) == ["z", "a"]
+def test_a_tuple_or_frozenset_written_by_a_node_stays_what_it_was() -> None:
+    assert thaw(freeze((1, 2))) == (1, 2)
+    assert type(thaw(freeze((1, 2)))) is tuple
+    assert type(thaw(freeze(frozenset({1})))) is frozenset
 
 
-# -- FrozenList ----------------------------------------------------------------------------
+def test_what_a_reader_changes_is_its_own() -> None:
+    stored = freeze({"a": 1})
+    mine = thaw(stored)
+    mine["a"] = 2
+    mine["b"] = 3
+    assert thaw(stored) == {"a": 1}
+    listed = freeze([1])
+    read = thaw(listed)
+    read.append(2)
+    assert thaw(listed) == [1]
 
 
-def test_view_of_a_pvector_is_a_frozen_list_equal_to_the_list() -> None:
-    items = view(pvector([1, 2, 3]))
-    assert isinstance(items, FrozenList)
-    assert items == [1, 2, 3]
-    assert [1, 2, 3] == items
-    assert items == (1, 2, 3)
-    assert items != [1, 2]
-    assert items == view(pvector([1, 2, 3]))
-    assert len(items) == 3
-    assert list(items) == [1, 2, 3]
-    assert 2 in items
-    assert items[0] == 1
-    assert items[-1] == 3
-    assert items.index(3) == 2
-    assert items.count(1) == 1
-    assert repr(items) == "[1, 2, 3]"
+def test_json_isinstance_copy_and_pickle_work_on_what_user_code_reads() -> None:
+    state = {k: thaw(freeze(v)) for k, v in {"items": [1, {"k": [2]}], "meta": {"a": 1}}.items()}
+    assert json.dumps(state) == '{"items": [1, {"k": [2]}], "meta": {"a": 1}}'
+    assert isinstance(state["items"], list) and isinstance(state["meta"], dict)
+    assert copy.deepcopy(state) == state
+    assert pickle.loads(pickle.dumps(state)) == state
 
 
-def test_nested_values_in_a_frozen_list_are_views_too() -> None:
-    items = view(freeze([[1, 2], {"k": [3]}]))
-    assert isinstance(items[0], FrozenList)
-    assert isinstance(items[1], FrozenDict)
-    assert isinstance(items[1]["k"], FrozenList)
-    assert items == [[1, 2], {"k": [3]}]
-    assert [1, 2] in items
-
-
-def test_adding_a_frozen_list_and_a_list_returns_a_plain_list_both_ways() -> None:
-    items = view(pvector([1, 2]))
-    right = items + [3]  # noqa: RUF005 - the operator itself is under test
-    left = [0] + items  # noqa: RUF005
-    assert right == [1, 2, 3]
-    assert type(right) is list
-    assert left == [0, 1, 2]
-    assert type(left) is list
-    both = items + items
-    assert both == [1, 2, 1, 2]
-    assert type(both) is list
-    assert items * 2 == [1, 2, 1, 2]
-    assert type(items * 2) is list
-    assert items == [1, 2]
-
-
-def test_slicing_a_frozen_list_returns_a_plain_list() -> None:
-    items = view(pvector([1, 2, 3, 4]))
-    assert items[1:3] == [2, 3]
-    assert type(items[1:3]) is list
-    assert items[::-1] == [4, 3, 2, 1]
-    assert type(items[::-1]) is list
-
-
-def test_copy_of_a_frozen_list_is_a_mutable_plain_list() -> None:
-    items = view(freeze([1, [2]]))
-    copied = items.copy()
-    assert copied == [1, [2]]
-    assert type(copied) is list
-    assert type(copied[1]) is list
-    copied.append(3)
-    assert items == [1, [2]]
-
-
-LIST_MUTATIONS: list[tuple[str, Callable[[Any], Any]]] = [
-    ("append", lambda xs: xs.append(4)),
-    ("extend", lambda xs: xs.extend([4])),
-    ("insert", lambda xs: xs.insert(0, 4)),
-    ("pop", lambda xs: xs.pop()),
-    ("remove", lambda xs: xs.remove(1)),
-    ("clear", lambda xs: xs.clear()),
-    ("sort", lambda xs: xs.sort()),
-    ("reverse", lambda xs: xs.reverse()),
-    ("__setitem__", lambda xs: operator.setitem(xs, 0, 9)),
-    ("__delitem__", lambda xs: operator.delitem(xs, 0)),
-    ("__iadd__", lambda xs: operator.iadd(xs, [4])),
-    ("__imul__", lambda xs: operator.imul(xs, 2)),
-]
-
-
-@pytest.mark.parametrize(("name", "mutate"), LIST_MUTATIONS, ids=[n for n, _ in LIST_MUTATIONS])
-def test_every_list_mutation_is_refused(name: str, mutate: Callable[[Any], Any]) -> None:
-    stored = pvector([3, 1, 2])
-    items = view(stored, "numbers")
-    with pytest.raises(ImmutableStateError) as info:
-        mutate(items)
-    message = str(info.value)
-    assert message == (
-        "Cannot modify list 'numbers': State handed to a node is immutable: return an update "
-        'instead of changing it in place, e.g. `return {"numbers": new_value}`.'
-    )
-    assert items == [3, 1, 2]
-    assert stored == pvector([3, 1, 2])
-
-
-def test_an_unkeyed_list_view_still_says_to_return_an_update() -> None:
-    with pytest.raises(ImmutableStateError, match="return an update") as info:
-        view(pvector([1])).append(2)
-    assert str(info.value).startswith("Cannot modify a state list: ")
-    assert isinstance(info.value, TypeError)
-
-
-# -- FrozenDict ----------------------------------------------------------------------------
-
-
-def test_view_of_a_pmap_is_a_frozen_dict_equal_to_the_dict() -> None:
-    state = view(freeze({"a": 1, "b": [1, 2], "c": {"d": [3]}}))
-    assert isinstance(state, FrozenDict)
-    assert isinstance(state, dict)
-    assert state == {"a": 1, "b": [1, 2], "c": {"d": [3]}}
-    assert isinstance(state["b"], FrozenList)
-    assert isinstance(state["c"], FrozenDict)
-    assert {**state}.keys() == {"a", "b", "c"}
-    assert state.get("missing") is None
-
+# -- the stored mapping refuses changes (it can be seen through the saver's raw API) -----
 
 DICT_MUTATIONS: list[tuple[str, Callable[[Any], Any]]] = [
-    ("__setitem__", lambda d: operator.setitem(d, "x", 9)),
-    ("__delitem__", lambda d: operator.delitem(d, "x")),
-    ("update", lambda d: d.update({"x": 9})),
+    ("__setitem__", lambda d: d.__setitem__("x", 2)),
+    ("__delitem__", lambda d: d.__delitem__("x")),
+    ("update", lambda d: d.update({"x": 2})),
     ("pop", lambda d: d.pop("x")),
     ("popitem", lambda d: d.popitem()),
     ("setdefault", lambda d: d.setdefault("y", 1)),
     ("clear", lambda d: d.clear()),
-    ("__ior__", lambda d: operator.ior(d, {"x": 9})),
+    ("__ior__", lambda d: d.__ior__({"y": 1})),
 ]
 
 
 @pytest.mark.parametrize(("name", "mutate"), DICT_MUTATIONS, ids=[n for n, _ in DICT_MUTATIONS])
-def test_every_dict_mutation_is_refused(name: str, mutate: Callable[[Any], Any]) -> None:
-    state = view(freeze({"x": 1}))
+def test_every_stored_dict_mutation_is_refused(name: str, mutate: Callable[[Any], Any]) -> None:
+    stored = freeze({"x": 1})
     with pytest.raises(ImmutableStateError, match="return an update instead of changing it"):
-        mutate(state)
-    assert state == {"x": 1}
+        mutate(stored)
+    assert stored == {"x": 1}
 
 
-def test_setting_a_key_names_the_key_in_the_message() -> None:
-    state = view(freeze({"x": 1}))
+def test_setting_a_key_of_a_stored_dict_names_the_key() -> None:
+    stored = freeze({"x": 1})
     with pytest.raises(ImmutableStateError) as info:
-        state["count"] = 2
+        stored["count"] = 2
     assert str(info.value) == (
-        "Cannot set key 'count' of the state: State handed to a node is immutable: return an "
+        "Cannot set key 'count' of a stored mapping: Stored state is immutable: return an "
         'update instead of changing it in place, e.g. `return {"count": new_value}`.'
     )
 
 
-def test_copy_of_a_frozen_dict_is_a_mutable_plain_dict() -> None:
-    state = view(freeze({"a": [1], "b": {"c": 2}}))
-    copied = state.copy()
-    assert copied == {"a": [1], "b": {"c": 2}}
-    assert type(copied) is dict
-    assert type(copied["a"]) is list
-    assert type(copied["b"]) is dict
-    copied["a"].append(2)
-    copied["z"] = 0
-    assert state == {"a": [1], "b": {"c": 2}}
+def test_copies_of_a_stored_dict_are_plain_dicts() -> None:
+    stored = freeze({"a": [1]})
+    for made in (stored.copy(), copy.copy(stored), copy.deepcopy(stored), stored | {"b": 2}):
+        assert type(made) is dict
+        made["z"] = 0
+    assert stored == {"a": [1]}
 
 
-def test_merging_a_frozen_dict_with_or_returns_a_plain_dict() -> None:
-    state = view(freeze({"a": 1}))
-    merged = state | {"b": 2}
-    assert merged == {"a": 1, "b": 2}
-    assert not isinstance(merged, FrozenDict)
+# -- persistent vectors: flattened once per version, then a C-level copy per read ----------
 
 
-def test_json_dumps_of_a_frozen_dict_of_scalars_and_dicts_works() -> None:
-    state = view(freeze({"a": 1, "b": "x", "c": {"d": None, "e": True}}))
-    expected = '{"a": 1, "b": "x", "c": {"d": null, "e": true}}'
-    assert json.dumps(state, sort_keys=True) == expected
+def test_a_vector_is_flattened_once_and_reads_are_private_lists() -> None:
+    channel = BinaryOperatorAggregate(list, operator.add).named("log")
+    stored = channel.from_value(list(range(1_000)))
+    assert isinstance(stored, Vector)
+    assert stored.to_tuple() is stored.to_tuple()
+    first, second = channel.read(stored), channel.read(stored)
+    assert type(first) is list and first == list(range(1_000))
+    assert first is not second
+    first.append("mine")
+    assert channel.read(stored) == list(range(1_000))
 
 
-def test_json_needs_a_plain_copy_of_a_state_holding_a_list() -> None:
-    # Documented limitation: list views are not `list`s, so json.dumps wants `.copy()`.
-    state = view(freeze({"items": [1, 2], "nested": {"more": [3]}}))
-    with pytest.raises(TypeError, match="FrozenList is not JSON serializable"):
-        json.dumps(state)
-    assert json.dumps(state.copy()) == '{"items": [1, 2], "nested": {"more": [3]}}'
-
-
-# -- structural sharing --------------------------------------------------------------------
+def test_a_vector_appended_to_a_read_one_extends_its_tuple() -> None:
+    base = vector(range(5))
+    flat = base.to_tuple()
+    longer = base.append(5).extend([6, 7])
+    assert longer.to_tuple() == (*flat, 5, 6, 7)
+    replaced = longer.set(0, "x")  # not an append: flattened from scratch
+    assert replaced.to_tuple() == ("x", 1, 2, 3, 4, 5, 6, 7)
+    evolver = longer.evolver()
+    evolver.append(8)
+    assert evolver.persistent().to_tuple() == (*range(9),)
 
 
 def test_appending_to_a_large_stored_list_shares_and_keeps_the_old_value() -> None:
     channel = BinaryOperatorAggregate(list, operator.add).named("log")
     stored = channel.from_value(list(range(10_000)))
-    assert isinstance(stored, Vector)
-
     new, changed = channel.update(stored, [[10_000]])
-
     assert changed is True
-    assert len(stored) == 10_000
-    assert stored[-1] == 9_999
-    assert len(new) == 10_001
-    assert new[-1] == 10_000
+    assert len(stored) == 10_000 and stored[-1] == 9_999
+    assert len(new) == 10_001 and new[-1] == 10_000
     assert channel.output(stored) == list(range(10_000))
-    assert channel.output(new) == list(range(10_001))
-    read = channel.read(new)
-    assert isinstance(read, FrozenList)
-    assert len(read) == 10_001
+    assert channel.read(new) == list(range(10_001))
 
 
-def test_copies_of_views_are_plain_mutable_data() -> None:
-    import copy
-    import pickle
-
-    state = view(freeze({"items": [1, {"k": [2]}], "n": 1}))
-    deep = copy.deepcopy(state)
-    assert type(deep) is dict and type(deep["items"]) is list and type(deep["items"][1]) is dict
-    deep["items"].append(3)
-    assert state["items"] == [1, {"k": [2]}]
-    shallow = copy.copy(state["items"])
-    assert type(shallow) is list and shallow == [1, {"k": [2]}]
-    assert pickle.loads(pickle.dumps(state)) == {"items": [1, {"k": [2]}], "n": 1}
-    assert type(pickle.loads(pickle.dumps(state["items"]))) is list
+def test_last_value_reads_are_private_to_each_reader() -> None:
+    channel = LastValue(list).named("docs")
+    stored, _ = channel.update(channel.initial(), [["a"]])
+    mine = channel.read(stored)
+    mine.append("b")
+    assert channel.read(stored) == ["a"]
+    assert stored == FrozenList(["a"])

@@ -23,7 +23,6 @@ from pyrsistent import pmap, pvector
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector
 from foldgraph._kernel.add_messages import messages_monoid
-from foldgraph._kernel.frozen import FrozenList
 from foldgraph._kernel.message_log import (
     _GONE,
     REMOVE_ALL_MESSAGES,
@@ -36,7 +35,6 @@ from foldgraph._kernel.message_log import (
     minted_id,
 )
 from foldgraph._kernel.reducers import monoid_for
-from foldgraph.errors import ImmutableStateError
 from foldgraph.graph.message import add_messages
 
 MONOID = messages_monoid()
@@ -88,7 +86,7 @@ def test_empty_log() -> None:
     assert empty == MessageLog()
     assert len(empty) == 0
     assert MONOID.thaw(empty) == []
-    assert empty.view() == []
+    assert empty.to_list() == []
     assert MONOID.combine_all(empty, []) is empty
 
 
@@ -132,9 +130,9 @@ def test_a_chunk_is_stored_as_a_plain_message() -> None:
     assert shape(log) == [("AIMessage", "c", "1")]
 
 
-def test_frozen_dicts_and_views_are_accepted_as_updates() -> None:
+def test_frozen_dicts_and_lists_read_back_are_accepted_as_updates() -> None:
     log = log_of("1", "2")
-    assert merge_update(log, log.view()) == log.to_list()
+    assert merge_update(log, log.to_list()) == log.to_list()
     from_pmap = merge_update(log, pmap({"role": "ai", "content": "x", "id": "3"}))
     assert shape(from_pmap)[-1] == ("AIMessage", "x", "3")
 
@@ -163,11 +161,11 @@ def test_remove_leaves_a_tombstone_that_readers_never_see() -> None:
     assert "2" not in log.index
 
 
-def test_the_view_compacts_once_and_the_next_update_starts_from_it() -> None:
+def test_reading_compacts_once_and_the_next_update_starts_from_it() -> None:
     log = merge_update(log_of("1", "2", "3"), RemoveMessage(id="2"))
-    view = log.view("messages")
-    assert isinstance(view, FrozenList)
-    assert view == [h("1"), h("3")]
+    read = log.to_list()
+    assert type(read) is list
+    assert read == [h("1"), h("3")]
     assert log.compacted() is log.compacted()
     assert log.gone == 1  # the stored value itself is unchanged
     after = merge_update(log, h("4"))
@@ -196,22 +194,25 @@ def test_compacting_after_a_late_removal_reindexes_only_what_follows() -> None:
 
 def test_an_update_continues_from_an_empty_compacted_log() -> None:
     log = merge_update(log_of("1"), RemoveMessage(id="1"))
-    assert log.view() == []
+    assert log.to_list() == []
     after = merge_update(log, h("2"))
     assert (after.gone, [m.id for m in after.messages]) == (0, ["2"])
 
 
-def test_the_view_is_read_only() -> None:
-    view = log_of("1", "2").view("messages")
-    with pytest.raises(ImmutableStateError, match="messages"):
-        view.append(h("3"))
-    assert view[-1] == h("2")
-    assert len(view) == 2
-
-
-def test_without_tombstones_the_view_wraps_the_stored_vector() -> None:
+def test_every_read_is_a_private_list() -> None:
     log = log_of("1", "2")
-    assert log.view()._items is log.messages
+    read = log.to_list()
+    read.append(h("3"))
+    del read[0]
+    assert log.to_list() == [h("1"), h("2")]
+    assert len(log) == 2
+
+
+def test_reading_an_unchanged_log_reuses_its_flattened_tuple() -> None:
+    log = log_of("1", "2")
+    assert log.messages.to_tuple() is log.messages.to_tuple()
+    longer = merge_update(log, h("3"))
+    assert longer.messages.to_tuple()[:2] == log.messages.to_tuple()
 
 
 def test_combine_all_compacts_once_tombstones_outnumber_live_messages() -> None:
@@ -455,7 +456,7 @@ def test_the_log_follows_the_reference_model_update_by_update(
         got.append(MONOID.thaw(log))
         assert len(log) == len(got[-1])
         if step in view_after:  # a node reads: the log compacts behind the scenes
-            assert log.view() == got[-1]
+            assert log.to_list() == got[-1]
     assert got == expected
 
 

@@ -7,10 +7,19 @@ versions of a 5 000-item vector, measured). Here the elements live in an
 `immutables.Map` (a HAMT) keyed by position: its nodes are separate GC objects
 shared between versions, so a full collection visits each node once (5.7 ms in
 the same test). Appends and updates are O(log n).
+
+Reading a whole vector (what a node gets is a plain `list`) must not walk it
+in Python on every step: `to_tuple` flattens a version once, in C
+(`map(items.__getitem__, range(n))`), and remembers the result in a small
+process-wide cache keyed by the vector. A vector made by appending to one
+whose tuple is cached extends that tuple (a memcpy plus the new items), so a
+history read every step costs O(appended), not O(n) HAMT lookups. The cache
+holds a bounded number of items, so kept history never pays for it.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
@@ -19,14 +28,83 @@ import immutables
 __all__ = ["Vector", "vector"]
 
 
+class _FlatCache:
+    """Flattened tuples of recently read vectors, bounded by entries and by items.
+
+    Entries hold their vector, so an id is never reused while cached. Plain
+    dict operations are atomic under the GIL; an eviction racing another
+    thread is simply retried on the next insert.
+    """
+
+    __slots__ = ("_entries", "_items", "max_entries", "max_items")
+
+    def __init__(self, max_entries: int = 256, max_items: int = 1 << 21) -> None:
+        self._entries: dict[int, tuple[Vector, tuple[Any, ...]]] = {}
+        self._items = 0
+        self.max_entries = max_entries
+        self.max_items = max_items
+
+    def get(self, vec: Vector) -> tuple[Any, ...] | None:
+        entry = self._entries.get(id(vec))
+        if entry is not None and entry[0] is vec:
+            return entry[1]
+        return None
+
+    def put(self, vec: Vector, flat: tuple[Any, ...]) -> None:
+        entries = self._entries
+        old = entries.get(id(vec))
+        entries[id(vec)] = (vec, flat)
+        self._items += len(flat) - (len(old[1]) if old is not None else 0)
+        try:
+            while len(entries) > self.max_entries or (
+                self._items > self.max_items and len(entries) > 1
+            ):
+                _, (_, dropped) = _pop_oldest(entries)
+                self._items -= len(dropped)
+        except (RuntimeError, KeyError, StopIteration):  # pragma: no cover - thread race
+            pass
+
+
+def _pop_oldest(entries: dict[int, Any]) -> tuple[int, Any]:
+    key = next(iter(entries))
+    return key, entries.pop(key)
+
+
+_FLATS = _FlatCache()
+
+
 class Vector(Sequence[Any]):
     """An immutable sequence with O(log n) `append`, `set` and indexing."""
 
-    __slots__ = ("_items", "_size")
+    __slots__ = ("__weakref__", "_items", "_prev", "_size")
 
-    def __init__(self, items: immutables.Map[int, Any] | None = None, size: int = 0) -> None:
+    def __init__(
+        self,
+        items: immutables.Map[int, Any] | None = None,
+        size: int = 0,
+        prev: Vector | None = None,
+    ) -> None:
         self._items = items if items is not None else immutables.Map()
         self._size = size
+        # The vector this one extends by appends only (weakly: history is not kept alive).
+        self._prev = weakref.ref(prev) if prev is not None and prev._size else None
+
+    def to_tuple(self) -> tuple[Any, ...]:
+        """The items as a tuple, cached per vector; O(appended) after a cached parent."""
+        if not self._size:
+            return ()
+        flat = _FLATS.get(self)
+        if flat is not None:
+            return flat
+        get = self._items.__getitem__
+        prev = self._prev() if self._prev is not None else None
+        base = _FLATS.get(prev) if prev is not None else None
+        if base is not None:
+            flat = base + tuple(map(get, range(len(base), self._size)))
+        else:
+            flat = tuple(map(get, range(self._size)))
+        _FLATS.put(self, flat)
+        return flat
 
     def __len__(self) -> int:
         return self._size
@@ -45,8 +123,10 @@ class Vector(Sequence[Any]):
         return self._items[index]
 
     def __iter__(self) -> Iterator[Any]:
-        items = self._items
-        return (items[i] for i in range(self._size))
+        flat = _FLATS.get(self)
+        if flat is not None:
+            return iter(flat)
+        return map(self._items.__getitem__, range(self._size))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Vector):
@@ -66,7 +146,7 @@ class Vector(Sequence[Any]):
         return (vector, (list(self),))
 
     def append(self, item: Any) -> Vector:
-        return Vector(self._items.set(self._size, item), self._size + 1)
+        return Vector(self._items.set(self._size, item), self._size + 1, self)
 
     def extend(self, items: Iterable[Any]) -> Vector:
         mutation = self._items.mutate()
@@ -74,7 +154,7 @@ class Vector(Sequence[Any]):
         for item in items:
             mutation[size] = item
             size += 1
-        return Vector(mutation.finish(), size)
+        return Vector(mutation.finish(), size, self)
 
     def set(self, index: int, item: Any) -> Vector:
         if index < 0:
@@ -90,12 +170,14 @@ class Vector(Sequence[Any]):
 class VectorEvolver:
     """Batch changes to a Vector, then `persistent()` once (pyrsistent's evolver idiom)."""
 
-    __slots__ = ("_dirty", "_mutation", "_size")
+    __slots__ = ("_base", "_dirty", "_mutation", "_only_appends", "_size")
 
     def __init__(self, base: Vector) -> None:
+        self._base = base
         self._mutation = base._items.mutate()
         self._size = base._size
         self._dirty = False
+        self._only_appends = True
 
     def __len__(self) -> int:
         return self._size
@@ -108,6 +190,7 @@ class VectorEvolver:
             raise IndexError("Vector index out of range")
         self._mutation[index] = item
         self._dirty = True
+        self._only_appends = False
 
     def append(self, item: Any) -> VectorEvolver:
         self._mutation[self._size] = item
@@ -119,7 +202,8 @@ class VectorEvolver:
         return self._dirty
 
     def persistent(self) -> Vector:
-        return Vector(self._mutation.finish(), self._size)
+        base = self._base if self._only_appends else None
+        return Vector(self._mutation.finish(), self._size, base)
 
 
 _EMPTY = Vector()

@@ -13,17 +13,17 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal
 
 import attrs
-from pyrsistent import PVector, pvector
+from pyrsistent import PVector
 
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel._vector import Vector
+from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.errors import (
     EmptyChannelError,
     ErrorCode,
     InvalidUpdateError,
     create_error_message,
 )
-from foldgraph._kernel.frozen import FrozenList, freeze, thaw, view
+from foldgraph._kernel.frozen import freeze, thaw
 from foldgraph._kernel.monoid import Monoid, append_monoid
 from foldgraph._kernel.reducers import monoid_for
 
@@ -62,7 +62,7 @@ Result = tuple[Any, bool]
 
 @attrs.frozen(slots=True)
 class BaseChannel:
-    """Common behaviour: the value is read as a frozen view and returned thawed."""
+    """Common behaviour: the value is stored frozen, and read as a private plain copy."""
 
     typ: Any = Any
     key: str = attrs.field(default="", kw_only=True)
@@ -91,16 +91,12 @@ class BaseChannel:
         return stored is not MISSING
 
     def read(self, stored: Any) -> Any:
-        """The value as a node sees it: read-only, cheap to build."""
-        if stored is MISSING:
-            raise EmptyChannelError(self.key)
-        return view(stored, self.key)
-
-    def output(self, stored: Any) -> Any:
-        """The value as a caller sees it: plain lists and dicts."""
+        """The value as user code sees it: plain, and private (a C-level copy)."""
         if stored is MISSING:
             raise EmptyChannelError(self.key)
         return thaw(stored)
+
+    output = read
 
     def from_value(self, value: Any) -> Any:
         """The stored form of a plain value (used to seed state and in benchmarks)."""
@@ -164,12 +160,9 @@ class LastValueAfterFinish(BaseChannel):
     def read(self, stored: Any) -> Any:
         if not self.is_available(stored):
             raise EmptyChannelError(self.key)
-        return view(stored[0])
-
-    def output(self, stored: Any) -> Any:
-        if not self.is_available(stored):
-            raise EmptyChannelError(self.key)
         return thaw(stored[0])
+
+    output = read
 
 
 @attrs.frozen(slots=True)
@@ -223,9 +216,7 @@ class UntrackedValue(BaseChannel):
 def _flatten(updates: Sequence[Any]) -> list[Any]:
     flat: list[Any] = []
     for update in updates:
-        if isinstance(update, FrozenList):
-            flat.extend(update._items)
-        elif isinstance(update, list | tuple | PVector | Vector):
+        if isinstance(update, list | tuple | PVector | Vector):
             flat.extend(update)
         else:
             flat.append(update)
@@ -243,13 +234,13 @@ class Topic(BaseChannel):
     clears_each_step: ClassVar[bool] = True
 
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
-        base = stored if (self.accumulate and stored is not MISSING) else pvector()
+        base = stored if (self.accumulate and stored is not MISSING) else vector()
         flat = _flatten(updates)
         if not flat:
             if self.accumulate or stored is MISSING:
                 return stored, False
             return MISSING, True
-        return base.extend(freeze(x) for x in flat), True
+        return base.extend(flat), True
 
 
 def _is_overwrite(update: Any) -> tuple[bool, Any]:
@@ -305,8 +296,8 @@ class BinaryOperatorAggregate(BaseChannel):
             # The common case, one list appended to a list channel, without the batch path.
             items = updates[0]
             if len(items) == 1:
-                return stored.append(freeze(items[0])), True
-            return stored.extend(map(freeze, items)), True
+                return stored.append(items[0]), True
+            return stored.extend(items), True
         overwritten = [
             i
             for i, u in enumerate(updates)
@@ -327,13 +318,9 @@ class BinaryOperatorAggregate(BaseChannel):
     def read(self, stored: Any) -> Any:
         if stored is MISSING:
             raise EmptyChannelError(self.key)
-        as_view = getattr(stored, "view", None)
-        return as_view() if callable(as_view) else view(stored, self.key)
-
-    def output(self, stored: Any) -> Any:
-        if stored is MISSING:
-            raise EmptyChannelError(self.key)
         return self.monoid.thaw(stored)
+
+    output = read
 
     def from_value(self, value: Any) -> Any:
         return self.monoid.lift(value)

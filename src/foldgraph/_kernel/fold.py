@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.frozen import EMPTY_MAP, FrozenDict
+from foldgraph._kernel.frozen import EMPTY_MAP
 from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
 
@@ -45,8 +45,8 @@ def read_state(
     keys: Iterable[str],
     managed: Iterable[tuple[str, str]] = (),
     stop: int = 0,
-) -> FrozenDict:
-    """The read-only view of `keys` that a node receives (empty channels are left out)."""
+) -> dict[str, Any]:
+    """The state a node receives: a fresh dict of private plain copies (empty channels left out)."""
     values = snapshot.values
     channels = graph.channels
     out: dict[str, Any] = {}
@@ -57,7 +57,7 @@ def read_state(
     step = snapshot.step + 1
     for key, kind in managed:
         out[key] = stop - step if kind == "remaining_steps" else step == stop - 1
-    return FrozenDict(out)
+    return out
 
 
 def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple[Task, ...]:
@@ -254,21 +254,25 @@ def read_fresh(
     keys: Iterable[str],
     managed: Iterable[tuple[str, str]] = (),
     stop: int = 0,
-) -> FrozenDict:
+) -> dict[str, Any]:
     """The state a task's conditional edges see: the snapshot plus that task's own writes."""
+    return read_state(graph, fresh_snapshot(graph, snapshot, writes), keys, managed, stop)
+
+
+def fresh_snapshot(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> Snapshot:
+    """`snapshot` with one task's writes folded in (what its conditional edges read)."""
     batches: dict[str, list[Any]] = {}
     for chan, value in writes:
         if chan in graph.channels and chan not in _SPECIAL:
             batches.setdefault(chan, []).append(value)
     if not batches:
-        return read_state(graph, snapshot, keys, managed, stop)
+        return snapshot
     values = snapshot.values.mutate()
     for chan, batch in batches.items():
         new, changed = graph.channels[chan].update(_get(values, chan), batch)
         if changed:
             _store(values, chan, new)
-    local = attrs.evolve(snapshot, values=values.finish())
-    return read_state(graph, local, keys, managed, stop)
+    return attrs.evolve(snapshot, values=values.finish())
 
 
 def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> Snapshot:

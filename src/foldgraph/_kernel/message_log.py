@@ -10,9 +10,9 @@ messages onto n costs O(m log n) and consecutive snapshots share the history.
 
 Deleting (`RemoveMessage`) writes a tombstone in place instead of shifting every
 later message. Tombstones are invisible to readers (`len`, iteration, `thaw`,
-the node view) and are squeezed out by `compact`: eagerly once they outnumber the
+what nodes read) and are squeezed out by `compact`: eagerly once they outnumber the
 live messages (amortised O(1) per deletion), and lazily, once per log value,
-when a node first asks for the read-only view of a log that has some. The next
+when user code first reads a log that has some. The next
 update then starts from the compacted log, so steps after a deletion are cheap
 again.
 
@@ -50,7 +50,7 @@ from pyrsistent import PVector
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector, vector
-from foldgraph._kernel.frozen import FrozenList, thaw
+from foldgraph._kernel.frozen import thaw
 
 __all__ = [
     "REMOVE_ALL_MESSAGES",
@@ -96,15 +96,12 @@ _GONE: Final = _Gone()
 def as_message_list(value: Any) -> list[Any]:
     """The items of one side of `add_messages`: a list item by item, anything else as one item.
 
-    Frozen views and persistent vectors count as lists, so a node may hand its
-    read-only `state["messages"]` straight back.
+    Persistent vectors and message logs count as lists.
     """
     if isinstance(value, list):
         return value
     if isinstance(value, MessageLog):
         return value.to_list()
-    if isinstance(value, FrozenList):
-        return list(value._items)
     if isinstance(value, PVector | Vector):
         return list(value)
     return [value]
@@ -123,7 +120,7 @@ def coerce_messages(items: list[Any]) -> list[BaseMessage]:
     """
     if all(_is_plain_message(t) for t in set(map(type, items))):
         return items
-    # Frozen dicts/lists (pmaps, pvectors) are thawed: langchain only accepts plain ones.
+    # Stored forms (a frozen dict or list) are thawed: langchain only accepts plain ones.
     converted = convert_to_messages([thaw(item) for item in items])
     return [message_chunk_to_message(m) for m in converted]  # type: ignore[arg-type]
 
@@ -257,8 +254,12 @@ class MessageLog:
     __hash__ = None  # type: ignore[assignment]
 
     def to_list(self) -> list[BaseMessage]:
-        """The live messages as a new plain list (what callers get back)."""
-        return list(self)
+        """The live messages as a new plain list (what user code gets): a C-level copy.
+
+        The flattened tuple is cached per log version (see `Vector.to_tuple`), so
+        reading an unchanged history costs a memcpy, whatever its length.
+        """
+        return list(self.compacted().messages.to_tuple())
 
     def compacted(self) -> MessageLog:
         """This log without tombstones; computed once per log value, then remembered."""
@@ -268,10 +269,6 @@ class MessageLog:
             # A memo of a pure function of a frozen value: invisible to equality.
             object.__setattr__(self, "_compacted", compact(self))
         return self._compacted  # type: ignore[return-value]
-
-    def view(self, key: str | None = None) -> FrozenList:
-        """The read-only sequence a node receives: O(1), or O(n) once after deletions."""
-        return FrozenList(self.compacted().messages, key)
 
 
 def build_log(messages: Sequence[BaseMessage], minted: int = 0) -> MessageLog:
@@ -303,7 +300,7 @@ def compact(log: MessageLog) -> MessageLog:
     moved = [m for m in log.messages[first:] if m is not _GONE]
     live = first + len(moved)
     if log.shadowed or len(moved) * 8 > live:
-        return build_log(log.to_list(), log.minted)
+        return build_log(list(log), log.minted)
     index = log.index.mutate()
     for position, m in enumerate(moved, start=first):
         index[m.id] = position

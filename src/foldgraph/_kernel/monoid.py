@@ -25,7 +25,7 @@ from pyrsistent import PVector
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector, vector
-from foldgraph._kernel.frozen import FrozenList, freeze, thaw
+from foldgraph._kernel.frozen import freeze, thaw
 
 __all__ = ["Monoid", "append_monoid", "fold_monoid"]
 
@@ -94,15 +94,10 @@ def fold_monoid(reducer: Callable[[Any, Any], Any], typ: Any) -> Monoid:
 def _append_all(stored: Any, updates: Sequence[Any]) -> Vector:
     acc = vector() if stored is MISSING else stored
     for update in updates:
-        if isinstance(update, FrozenList):
-            update = list(update._items)
         if not isinstance(update, list | PVector | Vector):
-            raise TypeError(
-                f'can only concatenate list (not "{type(update).__name__}") to list: '
-                "a channel reduced with operator.add takes a list per update, "
-                'e.g. `return {"key": [item]}`'
-            )
-        acc = acc.append(freeze(update[0])) if len(update) == 1 else acc.extend(map(freeze, update))
+            # Python's own message for `list + update`, as a plain reducer would raise.
+            raise TypeError(f'can only concatenate list (not "{type(update).__name__}") to list')
+        acc = acc.append(update[0]) if len(update) == 1 else acc.extend(update)
     return acc
 
 
@@ -111,7 +106,7 @@ append_monoid = Monoid(
     reducer=operator.add,
     empty=vector,
     combine_all=_append_all,
-    lift=lambda value: vector(map(freeze, value)),
+    lift=vector,
 )
 """`operator.add` on a list channel: appends into a shared persistent vector (O(log n))."""
 

@@ -1,14 +1,32 @@
-"""Reserved channel names the fold knows (equal to LangGraph's: they show in checkpoints).
+"""Reserved names of channels, namespaces and config keys (equal to LangGraph's).
 
-`foldgraph.constants` re-exports them; they live here so the kernel needs nothing above it.
+They live here so the kernel needs nothing above it. `foldgraph.constants`
+exposes only the names LangGraph 1.2 keeps public there; the others are
+private in LangGraph too, and reading them from `foldgraph.constants` warns.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["ERROR", "INTERRUPT", "NO_WRITES", "PULL", "PUSH", "RESUME", "TASKS"]
+__all__ = [
+    "CONFIG_KEY_RUNTIME",
+    "ERROR",
+    "INTERRUPT",
+    "NO_WRITES",
+    "NS_END",
+    "NS_SEP",
+    "PREVIOUS",
+    "PULL",
+    "PUSH",
+    "RESUME",
+    "RETURN",
+    "ROOT",
+    "SELF",
+    "TASKS",
+]
 
+# Internal channel names (kept equal to LangGraph's, as they show up in checkpoints).
 TASKS: Final[str] = "__pregel_tasks"
 INTERRUPT: Final[str] = "__interrupt__"
 RESUME: Final[str] = "__resume__"
@@ -16,3 +34,52 @@ ERROR: Final[str] = "__error__"
 NO_WRITES: Final[str] = "__no_writes__"
 PUSH: Final[str] = "__pregel_push"
 PULL: Final[str] = "__pregel_pull"
+ROOT: Final[str] = "__root__"
+SELF: Final[str] = "__self__"
+PREVIOUS: Final[str] = "__previous__"
+"""The channel where an entrypoint keeps what it saved for its next run on the thread."""
+RETURN: Final[str] = "__return__"
+"""The write that records what a functional-API task call returned."""
+
+# Characters that separate namespaces in checkpoint_ns strings; forbidden in node names.
+NS_SEP: Final[str] = "|"
+NS_END: Final[str] = ":"
+
+CONFIG_KEY_RUNTIME: Final[str] = "__pregel_runtime"
+"""Where a config carries the run's `Runtime`."""
+
+RESERVED: Final[frozenset[str]] = frozenset(
+    {
+        "langsmith:hidden",
+        # write keys the runner gives meaning to
+        "__input__",
+        INTERRUPT,
+        RESUME,
+        ERROR,
+        "__error_source_node__",
+        NO_WRITES,
+        "__snapshot_bumps__",
+        # keys of config["configurable"] the runner uses
+        "__pregel_send",
+        "__pregel_read",
+        "__pregel_checkpointer",
+        "__pregel_stream",
+        "checkpoint_map",
+        "__pregel_resuming",
+        "__pregel_replay_state",
+        "__pregel_task_id",
+        "checkpoint_id",
+        "checkpoint_ns",
+        "__pregel_timed_attempt_observer",
+        "__pregel_resume_map",
+        "__pregel_strict_resume",
+        "__pregel_stream_messages_v2",
+        # other names
+        PUSH,
+        PULL,
+        NS_SEP,
+        NS_END,
+        "configurable",
+    }
+)
+"""Names no node or state key may take (LangGraph's list: compile() rejects them)."""

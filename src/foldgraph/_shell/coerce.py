@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from typing import Any
 
-from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.schema import (
     _is_pydantic_model,
     is_schema_class,
@@ -25,24 +25,45 @@ __all__ = [
 ]
 
 
-def to_schema(schema: Any, values: Mapping[str, Any]) -> Any:
-    """Build what a node declared it takes: the mapping itself, or a schema instance."""
-    if schema is None or not isinstance(schema, type) or issubclass(schema, dict):
-        return values
+@functools.lru_cache(maxsize=512)
+def _builder(schema: Any) -> Any:
+    """How to build `schema` from a dict of state values, decided once per schema.
+
+    None when the dict itself is what user code gets (TypedDict, dict, no schema).
+    """
+    if not isinstance(schema, type) or issubclass(schema, dict):
+        return None
     if dataclasses.is_dataclass(schema) or _is_pydantic_model(schema):
-        names = schema_fields(schema)
-        return schema(**{k: thaw(v) for k, v in values.items() if k in names})
-    return values
+        names = frozenset(schema_fields(schema))
+
+        def build(values: Mapping[str, Any]) -> Any:
+            if names.issuperset(values):
+                return schema(**values)
+            return schema(**{k: v for k, v in values.items() if k in names})
+
+        return build
+    return None
+
+
+def to_schema(schema: Any, values: Mapping[str, Any]) -> Any:
+    """What user code declared it takes: the mapping itself, or a schema instance.
+
+    `values` are already private plain copies (see `foldgraph._kernel.frozen`), so
+    they are passed on as they are.
+    """
+    if schema is None:
+        return values
+    build = _builder(schema)
+    return values if build is None else build(values)
 
 
 def coerce_context(schema: Any, context: Any) -> Any:
     """Turn `invoke(context=...)` into an instance of the graph's `context_schema`."""
     if schema is None or context is None:
         return context
-    if isinstance(schema, type) and isinstance(context, schema):
-        return context
-    if isinstance(context, Mapping):
-        if dataclasses.is_dataclass(schema) or _is_pydantic_model(schema):
+    # Only dataclasses and pydantic models are built from a mapping; any other schema
+    # (a TypedDict, which refuses isinstance checks, or a plain type) is passed as given.
+    if dataclasses.is_dataclass(schema) or _is_pydantic_model(schema):
+        if isinstance(context, Mapping):
             return schema(**context)
-        return dict(context)
     return context

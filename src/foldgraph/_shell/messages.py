@@ -18,7 +18,8 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, LLMResult
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
 
-from foldgraph.constants import NS_SEP, TAG_NOSTREAM
+from foldgraph._kernel.names import NS_SEP
+from foldgraph.constants import TAG_NOSTREAM
 
 __all__ = ["StreamMessagesHandler", "namespace_of"]
 
@@ -63,7 +64,7 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         metadata: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        meta = dict(metadata or {})
+        meta = _in_langgraph_order(metadata or {})
         if "langgraph_node" not in meta or TAG_NOSTREAM in (tags or ()):
             return
         if tags:
@@ -109,3 +110,22 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
             for item in items:
                 if isinstance(item, BaseMessage) and item.id not in self._seen:
                     self._send(ns, item, meta)
+
+
+def _in_langgraph_order(metadata: dict[str, Any]) -> dict[str, Any]:
+    """The model run's metadata with keys in the order LangGraph's messages stream shows:
+    the caller's own keys, `ls_integration`, the `langgraph_*` keys and `checkpoint_ns`,
+    then the other LangSmith keys.
+
+    LangGraph gets that order from how its callback managers are layered; here the
+    run's metadata arrives flat, so it is put in that order once per model call.
+    """
+    graph_keys = [k for k in metadata if k.startswith("langgraph_") or k == "checkpoint_ns"]
+    trace_keys = [k for k in metadata if k.startswith("ls_") or k == "lc_versions"]
+    placed = {*graph_keys, *trace_keys}
+    order = [k for k in metadata if k not in placed]
+    if "ls_integration" in metadata:
+        order.append("ls_integration")
+    order += graph_keys
+    order += [k for k in trace_keys if k != "ls_integration"]
+    return {k: metadata[k] for k in order}

@@ -18,9 +18,10 @@ import attrs
 
 from foldgraph._kernel.channels import EphemeralValue, LastValue
 from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.names import PREVIOUS, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec, Task
 from foldgraph._shell.node import action_for
-from foldgraph.constants import END, PREVIOUS, ROOT, START
+from foldgraph.constants import END, START
 from foldgraph.pregel import Pregel
 from foldgraph.pregel._node import NodeOutput, NodeRunner
 from foldgraph.types import CachePolicy, RetryPolicy

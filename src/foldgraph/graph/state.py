@@ -10,6 +10,7 @@ from typing import Any, Generic, Self, TypeVar
 
 import attrs
 import typing_extensions
+from langchain_core.runnables import Runnable
 
 from foldgraph._deprecated import renamed_parameter
 from foldgraph._kernel.channels import (
@@ -22,10 +23,11 @@ from foldgraph._kernel.channels import (
     NamedBarrierValueAfterFinish,
     Topic,
 )
+from foldgraph._kernel.names import NS_END, NS_SEP, RESERVED, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
 from foldgraph._shell.coerce import is_schema_class, schema_fields
-from foldgraph._shell.node import action_for, node_name
-from foldgraph.constants import END, NS_END, NS_SEP, ROOT, START, TASKS
+from foldgraph._shell.node import _is_async_callable, action_for, node_name
+from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
@@ -41,7 +43,12 @@ OutputT = TypeVar("OutputT")
 
 @attrs.frozen(slots=True)
 class StateNodeSpec:
-    """A node as declared on the builder."""
+    """A node as declared on the builder.
+
+    `runnable` is what LangGraph programs read (a Runnable; a function given to
+    `add_node` is wrapped in a `RunnableCallable`, its `.func` or `.afunc`);
+    `action` is the object given to `add_node`, which the runner calls directly.
+    """
 
     runnable: Any = attrs.field(eq=False)
     metadata: dict[str, Any] | None
@@ -50,6 +57,21 @@ class StateNodeSpec:
     cache_policy: CachePolicy | None
     ends: tuple[str, ...] | dict[str, str] | None = ()
     defer: bool = False
+    action: Any = attrs.field(default=None, eq=False, repr=False)
+
+
+def _as_runnable(action: Any, name: str) -> Any:
+    """The Runnable LangGraph shows for a node: Runnables as given, callables wrapped."""
+    if isinstance(action, Runnable):
+        return action
+    from foldgraph.utils.runnable import RunnableCallable
+
+    try:
+        if _is_async_callable(action):
+            return RunnableCallable(None, action, name=name, trace=False)
+        return RunnableCallable(action, name=name, trace=False)
+    except (TypeError, ValueError):  # no inspectable signature: show it as given
+        return action
 
 
 def _managed_kind(annotation: Any) -> str | None:
@@ -239,6 +261,12 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         if kwargs:
             raise TypeError(f"add_node() got unexpected keyword arguments: {sorted(kwargs)}")
         if not isinstance(node, str):
+            if not (callable(node) or isinstance(node, Runnable | dict)):
+                raise TypeError(
+                    "add_node() takes a node name (a str) and an action, or an action alone "
+                    f"(a Runnable, callable or dict); got {node!r} of type "
+                    f'{type(node).__name__}. Use add_node("name", action).'
+                )
             action, name = node, node_name(node)
         else:
             name = node
@@ -263,7 +291,8 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             self._add_schema(input_schema)
         ends: Any = destinations if destinations is not None else _command_ends(action)
         self.nodes[name] = StateNodeSpec(
-            runnable=action,
+            runnable=_as_runnable(action, name),
+            action=action,
             metadata=metadata,
             input_schema=input_schema or self.state_schema,
             retry_policy=retry_policy,
@@ -276,7 +305,11 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
     def _infer_input_schema(self, action: Any) -> Any:
         target = action
         if not (inspect.isfunction(action) or inspect.ismethod(action)):
-            target = getattr(action, "func", None) or getattr(action, "afunc", None)
+            call = getattr(action, "__call__", None)  # noqa: B004 - a callable object's hints
+            if inspect.ismethod(call) and not isinstance(action, Runnable):
+                target = call
+            else:
+                target = getattr(action, "func", None) or getattr(action, "afunc", None)
             if target is None:
                 return None
         try:
@@ -324,7 +357,12 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             name = "condition"
         if name in self.branches[source]:
             raise ValueError(f"Branch with name `{name}` already exists for node `{source}`")
-        self.branches[source][name] = Branch.from_path(path, path_map)
+        # As LangGraph: a routing function whose first parameter is annotated with a
+        # schema class reads that schema; otherwise it reads its source node's input.
+        schema = self._infer_input_schema(path)
+        if schema is not None and schema is not self.state_schema:
+            self._add_schema(schema)
+        self.branches[source][name] = Branch.from_path(path, path_map, input_schema=schema)
         return self
 
     def add_sequence(
@@ -366,6 +404,12 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
     # -- validate and compile --------------------------------------------------------------
 
     def validate(self, interrupt: Sequence[str] | None = None) -> Self:
+        for key in self.channels:
+            if key in RESERVED:
+                raise ValueError(f"Channel name '{key}' is reserved")
+        for name in self.nodes:
+            if name in RESERVED:
+                raise ValueError(f"Node name '{name}' is reserved")
         all_sources = {src for src, _ in self.edges}
         for starts, _ in self.waiting_edges:
             all_sources.update(starts)
@@ -504,8 +548,10 @@ def _build(
             else EphemeralValue(Any, guard=False, key=key)
         )
     joins: dict[str, list[str]] = defaultdict(list)
+    joined: dict[str, list[str]] = defaultdict(list)
     for starts, end in sorted(builder.waiting_edges):
         key = join_channel(starts, end)
+        joined[end].append(key)
         deferred = end in builder.nodes and builder.nodes[end].defer
         channels[key] = (
             NamedBarrierValueAfterFinish(Any, frozenset(starts), key=key)
@@ -515,12 +561,14 @@ def _build(
         for start in starts:
             joins[start].append(key)
 
+    # Grouped once, so compile() stays linear in the number of edges.
+    edges_from: dict[str, list[str]] = defaultdict(list)
+    for src, end in sorted(builder.edges):
+        if end != END:
+            edges_from[src].append(end)
+
     def static_writes(source: str) -> tuple[tuple[str, Any], ...]:
-        writes: list[tuple[str, Any]] = [
-            (branch_channel(end), None)
-            for src, end in sorted(builder.edges)
-            if src == source and end != END
-        ]
+        writes: list[tuple[str, Any]] = [(branch_channel(end), None) for end in edges_from[source]]
         writes.extend((key, source) for key in joins.get(source, ()))
         return tuple(writes)
 
@@ -535,43 +583,58 @@ def _build(
         if isinstance(c, BinaryOperatorAggregate) and c.monoid.name == "add_messages"
     )
     node_specs[START] = NodeSpec(name=START, triggers=(START,), reads=(START,))
+
+    def branch_reads(source: str, default_schema: Any) -> tuple[tuple[tuple[str, ...], Any], ...]:
+        """What each conditional edge of `source` reads: channel keys, and the schema."""
+        out = []
+        for branch in builder.branches.get(source, {}).values():
+            schema = branch.input_schema or default_schema
+            fields = builder.schemas.get(schema, builder.schemas[builder.state_schema])
+            keys = tuple(k for k, c in fields.items() if not isinstance(c, str))
+            out.append((keys, schema))
+        return tuple(out)
+
     runners[START] = NodeRunner.for_start(
         input_keys=tuple(input_keys),
         static_writes=static_writes(START),
         branches=tuple(builder.branches.get(START, {}).items()),
         state_keys=tuple(state_keys),
         message_keys=message_keys,
+        branch_reads=branch_reads(START, builder.state_schema),
         strict_updates=strict_updates,
     )
+    writable = frozenset(builder.channels)
+    state_tuple = tuple(state_keys)
+    managed_keys = frozenset(builder.managed)
+    root = list(builder.channels) == [ROOT]
     for name, node in builder.nodes.items():
         schema_fields_ = builder.schemas.get(
             node.input_schema, builder.schemas[builder.state_schema]
         )
         reads = tuple(k for k, c in schema_fields_.items() if not isinstance(c, str))
         managed = tuple((k, c) for k, c in schema_fields_.items() if isinstance(c, str))
-        triggers = (branch_channel(name), *sorted(k for k in joins_to(builder, name)))
+        triggers = (branch_channel(name), *sorted(joined.get(name, ())))
         node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
+        target = node.runnable if node.action is None else node.action
         runners[name] = NodeRunner(
             name=name,
-            action=action_for(node.runnable, name, is_subgraph=isinstance(node.runnable, Pregel)),
+            action=action_for(target, name, is_subgraph=isinstance(target, Pregel)),
             input_schema=node.input_schema,
-            writable=frozenset(builder.channels),
-            managed_keys=frozenset(builder.managed),
+            writable=writable,
+            managed_keys=managed_keys,
             static_writes=static_writes(name),
             branches=tuple(builder.branches.get(name, {}).items()),
-            state_keys=tuple(state_keys),
-            root=list(builder.channels) == [ROOT],
+            branch_reads=branch_reads(name, node.input_schema),
+            state_keys=state_tuple,
+            root=root,
             message_keys=message_keys,
             retry_policy=node.retry_policy,
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},
             strict_updates=strict_updates,
+            bound=node.runnable,
         )
     return GraphSpec.build(channels, node_specs), runners, list(builder.nodes)
-
-
-def joins_to(builder: StateGraph[Any, Any, Any, Any], end: str) -> list[str]:
-    return [join_channel(starts, e) for starts, e in builder.waiting_edges if e == end]
 
 
 def draw(builder: StateGraph[Any, Any, Any, Any], graph: Any = None) -> Any:

@@ -26,11 +26,10 @@ from foldgraph._deprecated import (
     warn_config_schema,
 )
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
-from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._driver import adrive, drive
 from foldgraph.pregel._node import NodeRunner
-from foldgraph.pregel._prepare import make_run, no_writer, stream_run
+from foldgraph.pregel._prepare import make_run, merged_config, no_writer, stream_run
 from foldgraph.pregel._replay import verify_replay
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._state_api import StateAPI
@@ -64,13 +63,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
 
     def with_config(self, config: RunnableConfig | None = None, **kwargs: Any) -> Pregel:
         clone = copy.copy(self)
-        merged: dict[str, Any] = dict(self.config or {})
-        for key, value in {**(config or {}), **kwargs}.items():
-            if key == CONF:
-                merged[CONF] = {**merged.get(CONF, {}), **value}
-            else:
-                merged[key] = value
-        clone.config = merged  # type: ignore[assignment]
+        clone.config = merged_config(self.config, {**(config or {}), **kwargs})  # type: ignore[assignment]
         return clone
 
     def stream(

@@ -33,8 +33,9 @@ from langchain_core.runnables.config import var_child_runnable_config
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope, interrupt_id
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import task_id
+from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME, RETURN
 from foldgraph._kernel.snapshot import Task
-from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
+from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, GraphInterrupt
 from foldgraph.pregel._node import _next_interval, _retry_matches
 from foldgraph.pregel._protocol import FG_TASK, CallRecord
@@ -45,8 +46,6 @@ __all__ = ["RETURN", "Calls", "SyncAsyncFuture", "call", "identifier"]
 
 T = TypeVar("T")
 
-RETURN = "__return__"
-"""The write that records what a called task returned."""
 CACHE_NS = "__pregel_ns_writes"
 """Cache namespace of task results, as LangGraph names it."""
 

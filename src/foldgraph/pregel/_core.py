@@ -19,8 +19,9 @@ from langchain_core.runnables import RunnableConfig
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.frozen import as_map, thaw
+from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
-from foldgraph.constants import CONF, ERROR, INTERRUPT, NS_END, NS_SEP, ROOT, START
+from foldgraph.constants import CONF, START
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.pregel._node import NodeRunner
 from foldgraph.pregel._protocol import NULL_TASK_ID

@@ -12,11 +12,13 @@ from typing import Any
 
 import attrs
 
-from foldgraph._kernel.frozen import FrozenDict, FrozenList, thaw
+from foldgraph._kernel.fold import fresh_snapshot, read_state
+from foldgraph._kernel.frozen import freeze, thaw
+from foldgraph._kernel.names import ROOT
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.coerce import object_fields, to_schema
 from foldgraph._shell.node import NodeAction, action_for
-from foldgraph.constants import END, ROOT, START, TASKS
+from foldgraph.constants import END, START, TASKS
 from foldgraph.errors import (
     ErrorCode,
     GraphBubbleUp,
@@ -80,6 +82,8 @@ class NodeRunner:
     managed_keys: frozenset[str] = frozenset()
     static_writes: tuple[tuple[str, Any], ...] = ()
     branches: tuple[tuple[str, Branch], ...] = ()
+    branch_reads: tuple[tuple[tuple[str, ...], Any], ...] = ()
+    """Per conditional edge: the channels it reads and the schema it gets them as."""
     state_keys: tuple[str, ...] = ()
     retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
     cache_policy: CachePolicy | None = None
@@ -91,6 +95,8 @@ class NodeRunner:
     strict_updates: bool = False
     """Reject updates to keys the state does not declare (LangGraph drops them)."""
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
+    bound: Any = attrs.field(default=None, eq=False, repr=False)
+    """The node's Runnable, as LangGraph programs read it (`graph.nodes[name].bound`)."""
 
     @classmethod
     def for_start(
@@ -101,10 +107,12 @@ class NodeRunner:
         branches: tuple[tuple[str, Branch], ...],
         state_keys: tuple[str, ...],
         message_keys: frozenset[str] = frozenset(),
+        branch_reads: tuple[tuple[tuple[str, ...], Any], ...] = (),
         strict_updates: bool = False,
     ) -> NodeRunner:
         return cls(
             name=START,
+            branch_reads=branch_reads,
             strict_updates=strict_updates,
             message_keys=message_keys,
             action=None,
@@ -137,12 +145,42 @@ class NodeRunner:
 
     def node_input(self, task: Task) -> Any:
         if task.is_push:
-            return task.input
+            # A Send's argument is stored with the step: the node gets its own copy.
+            return thaw(freeze(task.input))
         if self.is_start:
             return task.input.get(START)
         if self.root:
             return task.input.get(ROOT)
         return to_schema(self.input_schema, task.input)
+
+    def branch_inputs(
+        self,
+        spec: Any,
+        snapshot: Any,
+        writes: Sequence[tuple[str, Any]],
+        fallback: Sequence[str],
+        output: Any = None,
+    ) -> list[Any]:
+        """What each conditional edge gets: the state after this task's own writes, as the
+        schema it reads (a dict, a dataclass or pydantic instance, or the root value);
+        each edge gets its own private copy.
+
+        As in LangGraph, an edge without a schema of its own whose node returned a
+        dict also sees that dict's other keys (the state read wins on shared keys).
+        """
+        local = fresh_snapshot(spec, snapshot, writes)
+        reads = self.branch_reads or tuple((tuple(fallback), None) for _ in self.branches)
+        out = []
+        for (keys, schema), (_, branch) in zip(reads, self.branches, strict=True):
+            state = read_state(spec, local, keys)
+            if keys == (ROOT,):
+                out.append(state.get(ROOT))
+                continue
+            value = to_schema(schema, state) if schema is not None else state
+            if type(value) is dict and isinstance(output, dict) and branch.input_schema is None:
+                value = {**output, **value}
+            out.append(value)
+        return out
 
     # -- calling ----------------------------------------------------------------------------
 
@@ -264,7 +302,7 @@ class NodeRunner:
                     give_message_ids(value)
 
     def _checked(self, update: Mapping[str, Any], from_subgraph: bool) -> dict[str, Any]:
-        if isinstance(update, FrozenDict | dict) and all(k in self.writable for k in update):
+        if type(update) is dict and all(k in self.writable for k in update):
             return dict(update)
         if self.strict_updates and not from_subgraph:
             self._reject_unknown(update)
@@ -335,7 +373,5 @@ def route_writes(runner: NodeRunner, results: Sequence[Any]) -> Writes:
 
 
 def as_plain(value: Any) -> Any:
-    """Thaw a view for the caller; leave other values alone."""
-    if isinstance(value, FrozenDict | FrozenList):
-        return thaw(value)
-    return value
+    """A stored form thawed for the caller; other values as they are."""
+    return thaw(value)

@@ -12,30 +12,56 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import CONFIG_KEYS
 
 from foldgraph._context import outer_config
 from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.names import NS_END, NS_SEP
 from foldgraph._shell.coerce import coerce_context
-from foldgraph.constants import CONF, NS_END, NS_SEP
+from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._protocol import FG_TASK, Emit
 from foldgraph.pregel._run import Run
 from foldgraph.runtime import Runtime
 
-__all__ = ["ALL_MODES", "make_run", "merge_config", "no_writer", "stream_modes", "stream_run"]
+__all__ = [
+    "ALL_MODES",
+    "make_run",
+    "merge_config",
+    "merged_config",
+    "no_writer",
+    "stream_modes",
+    "stream_run",
+]
 
 ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages"})
 
 
 def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, Any]:
-    if not graph.config:
-        return dict(config or {})
-    merged = dict(graph.config)
+    """The graph's own config (from `with_config`) with the call's on top, checked.
+
+    As in LangGraph, a key given as None means its default, a top-level key that
+    is not a config key (`{"thread_id": ...}`) is taken as a `configurable` entry,
+    and a recursion limit below 1 is a ValueError before anything runs.
+    """
+    merged = merged_config(graph.config, config)
+    limit = merged.get("recursion_limit")
+    if limit is not None and limit < 1:
+        raise ValueError("recursion_limit must be at least 1")
+    return merged
+
+
+def merged_config(base: Any, config: Any) -> dict[str, Any]:
+    merged = {k: v for k, v in (base or {}).items() if v is not None}
     for key, value in (config or {}).items():
+        if value is None:
+            continue
         if key == CONF:
             merged[CONF] = {**merged.get(CONF, {}), **value}
-        else:
+        elif key in CONFIG_KEYS:
             merged[key] = value
+        else:
+            merged[CONF] = {**merged.get(CONF, {}), key: value}
     return merged
 
 

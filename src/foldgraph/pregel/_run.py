@@ -19,17 +19,9 @@ from foldgraph._context import interrupt_id
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
 from foldgraph._kernel.snapshot import Snapshot, Task
-from foldgraph.constants import (
-    CONF,
-    ERROR,
-    INTERRUPT,
-    NS_END,
-    NS_SEP,
-    PUSH,
-    RESUME,
-    START,
-)
+from foldgraph.constants import CONF, START
 from foldgraph.errors import (
     EmptyInputError,
     ErrorCode,

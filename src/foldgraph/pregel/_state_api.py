@@ -13,8 +13,9 @@ from typing import Any
 import attrs
 
 from foldgraph._kernel.fold import apply, plan
+from foldgraph._kernel.names import NS_END, NS_SEP, PULL
 from foldgraph._kernel.snapshot import Task
-from foldgraph.constants import CONF, END, NS_END, NS_SEP, PULL, START
+from foldgraph.constants import CONF, END, START
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._emit import now_iso
@@ -258,11 +259,14 @@ def _as_node_writes(
     else:
         writes = list(runner.output_writes(update.values).writes)
     if runner.branches:
-        from foldgraph._kernel.fold import read_fresh
         from foldgraph.pregel._node import route_writes
 
-        state = read_fresh(target.spec, snapshot, writes, target.state_channels)
-        results = [a.call(state, config, None) for a in runner.branch_actions]
+        values = runner.branch_inputs(
+            target.spec, snapshot, writes, target.state_channels, update.values
+        )
+        results = [
+            a.call(v, config, None) for a, v in zip(runner.branch_actions, values, strict=True)
+        ]
         writes.extend(route_writes(runner, results))
     # An update is not a run of the node: it consumes no triggers (versions_seen is
     # untouched, as in LangGraph); the step it makes clears what was pending instead.

@@ -18,12 +18,11 @@ from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.fold import read_fresh
 from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.names import PREVIOUS
 from foldgraph._kernel.snapshot import Task
-from foldgraph._shell.coerce import to_schema
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
-from foldgraph.constants import CONF, PREVIOUS
+from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.pregel._protocol import FG_TASK, TaskResult
@@ -115,19 +114,19 @@ def _finish(
     return TaskResult(task=task, output=result)
 
 
-def _branch_inputs(run: Run, runner: NodeRunner, result: NodeOutput) -> list[Any]:
+def _branch_inputs(run: Run, runner: NodeRunner, result: NodeOutput, output: Any) -> list[Any]:
     """What each branch of the node reads: the state with the node's writes applied."""
     graph = run.graph
-    state = read_fresh(graph.spec, run.snapshot, result.writes, graph.state_channels)
-    return [
-        to_schema(branch.input_schema, state) if branch.input_schema else state
-        for _, branch in runner.branches
-    ]
+    return runner.branch_inputs(
+        graph.spec, run.snapshot, result.writes, graph.state_channels, output
+    )
 
 
-def _route(run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope) -> list[Any]:
+def _route(
+    run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope, output: Any = None
+) -> list[Any]:
     out = []
-    values = _branch_inputs(run, runner, result)
+    values = _branch_inputs(run, runner, result, output)
     for value, action in zip(values, runner.branch_actions, strict=True):
         res = action.call(value, scope.config, scope.runtime)
         if asyncio.iscoroutine(res):
@@ -136,9 +135,11 @@ def _route(run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope) -
     return out
 
 
-async def _aroute(run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope) -> list[Any]:
+async def _aroute(
+    run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope, output: Any = None
+) -> list[Any]:
     out = []
-    values = _branch_inputs(run, runner, result)
+    values = _branch_inputs(run, runner, result, output)
     for value, action in zip(values, runner.branch_actions, strict=True):
         if action.is_async or action.is_runnable:
             out.append(await action.acall(value, scope.config, scope.runtime))
@@ -164,7 +165,7 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
         else:
             output, cached = _call_cached(run, runner, value, scope)
         result = _writes(run, runner, output)
-        branch_results = _route(run, runner, result, scope) if runner.branches else None
+        branch_results = _route(run, runner, result, scope, output) if runner.branches else None
         outcome = _finish(run, task, runner, result, cached, scope, branch_results)
     except GraphInterrupt as exc:
         outcome = TaskResult(task=task, interrupts=_with_ids(exc.interrupts, scope.scratchpad))
@@ -202,7 +203,9 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
         else:
             output, cached = await _acall_cached(run, runner, value, scope)
         result = _writes(run, runner, output)
-        branch_results = await _aroute(run, runner, result, scope) if runner.branches else None
+        branch_results = (
+            await _aroute(run, runner, result, scope, output) if runner.branches else None
+        )
         outcome = _finish(run, task, runner, result, cached, scope, branch_results)
     except GraphInterrupt as exc:
         outcome = TaskResult(task=task, interrupts=_with_ids(exc.interrupts, scope.scratchpad))

@@ -1,4 +1,9 @@
-"""The record types of a run, under their older import path (`langgraph.pregel.types`)."""
+"""The record types of a run, under their older import path (`langgraph.pregel.types`).
+
+Importing this module warns, as LangGraph 1.2 does: use `foldgraph.types`.
+"""
+
+import warnings
 
 from foldgraph.types import (
     All,
@@ -12,6 +17,7 @@ from foldgraph.types import (
     StreamWriter,
     default_retry_on,
 )
+from foldgraph.warnings import LangGraphDeprecatedSinceV10
 
 __all__ = [
     "All",
@@ -25,3 +31,10 @@ __all__ = [
     "StreamWriter",
     "default_retry_on",
 ]
+
+warnings.warn(
+    "Importing from foldgraph.pregel.types is deprecated. "
+    "Please use 'from foldgraph.types import ...' instead.",
+    LangGraphDeprecatedSinceV10,
+    stacklevel=2,
+)

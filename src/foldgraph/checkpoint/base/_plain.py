@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.frozen import copy_plain
 from foldgraph._kernel.message_log import MessageLog
 
 if TYPE_CHECKING:
@@ -32,7 +32,8 @@ def plain_value(value: Any) -> Any:
     """
     if isinstance(value, MessageLog):
         return value.to_list()
-    return thaw(value)
+    # A deep copy of the containers: the caller may keep and change what it read.
+    return copy_plain(value)
 
 
 def _plain_map(mapping: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,104 @@
+"""Behaviours a new user meets first, matched to LangGraph 1.2 on the same programs:
+TypedDict contexts, a top-level `thread_id`, `__call__` hints, a reducer's TypeError,
+and the key order of `messages`-mode metadata."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+
+from foldgraph.checkpoint.memory import InMemorySaver
+from foldgraph.graph import START, MessagesState, StateGraph
+from foldgraph.runtime import Runtime
+
+
+class State(TypedDict):
+    a: str
+
+
+def test_typed_dict_context_schema() -> None:
+    class Ctx(TypedDict):
+        user: str
+
+    def node(state: State, runtime: Runtime[Ctx]) -> State:
+        return {"a": runtime.context["user"]}
+
+    builder = StateGraph(State, context_schema=Ctx)
+    builder.add_node("n", node)
+    builder.add_edge(START, "n")
+    assert builder.compile().invoke({"a": ""}, context={"user": "u"}) == {"a": "u"}
+
+
+def test_top_level_thread_id_is_taken_as_configurable() -> None:
+    builder = StateGraph(State)
+    builder.add_node("n", lambda s: {"a": s["a"] + "!"})
+    builder.add_edge(START, "n")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    assert graph.invoke({"a": "x"}, {"thread_id": "t1"}) == {"a": "x!"}
+    assert graph.get_state({"configurable": {"thread_id": "t1"}}).values == {"a": "x!"}
+    assert list(graph.stream(None, {"thread_id": "t1"})) == []
+
+
+class Private(TypedDict):
+    a: str
+    hidden: str
+
+
+class Caller:
+    def __call__(self, state: Private) -> State:
+        return {"a": state["a"] + "|" + state.get("hidden", "?")}
+
+
+def test_call_hints_of_a_callable_object_give_the_node_its_input_schema() -> None:
+    builder = StateGraph(State)
+    builder.add_node("p", lambda s: {"hidden": "h"})
+    builder.add_node("n", Caller())
+    builder.add_edge(START, "p")
+    builder.add_edge("p", "n")
+    assert builder.compile().invoke({"a": "x"}) == {"a": "x|h"}
+
+
+def test_reducer_type_error_is_pythons_own() -> None:
+    class Items(TypedDict):
+        items: Annotated[list, operator.add]
+
+    builder = StateGraph(Items)
+    builder.add_node("n", lambda s: {"items": 5})
+    builder.add_edge(START, "n")
+    with pytest.raises(TypeError) as info:
+        builder.compile().invoke({"items": [1]})
+    assert str(info.value) == 'can only concatenate list (not "int") to list'
+
+
+def test_messages_metadata_keys_in_langgraph_order() -> None:
+    model = GenericFakeChatModel(messages=iter([AIMessage(content="hi there", id="m1")]))
+
+    def call(state: MessagesState) -> dict:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("call", call)
+    builder.add_edge(START, "call")
+    config = {"tags": ["t1"], "metadata": {"mine": 1}}
+    chunks = list(
+        builder.compile().stream({"messages": [("user", "x")]}, config, stream_mode="messages")
+    )
+    assert [c.content for c, _ in chunks] == ["hi", " ", "there"]
+    assert list(chunks[0][1]) == [
+        "mine",
+        "ls_integration",
+        "langgraph_step",
+        "langgraph_node",
+        "langgraph_triggers",
+        "langgraph_path",
+        "langgraph_checkpoint_ns",
+        "checkpoint_ns",
+        "ls_provider",
+        "ls_model_type",
+        "lc_versions",
+        "tags",
+    ]

@@ -1,0 +1,110 @@
+"""The executor cannot deadlock: nested compiled graphs as parallel nodes, at any depth.
+
+Every test runs under a timeout, so a hang fails the test instead of blocking
+the suite. The expected outputs are LangGraph's for the same programs (checked
+with LangGraph 1.2: each leaf adds 1, so a graph of depth d and width w sums w**d).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+import threading
+from typing import Annotated, Any
+
+import pytest
+from typing_extensions import TypedDict
+
+from foldgraph.config import get_stream_writer
+from foldgraph.graph import END, START, StateGraph
+
+
+class Count(TypedDict):
+    n: Annotated[int, operator.add]
+
+
+def leaf(state: Count) -> dict[str, int]:
+    return {"n": 1}
+
+
+def nested(depth: int, width: int) -> Any:
+    """`width` parallel nodes; each a compiled graph of depth-1 (a leaf at depth 1)."""
+    graph = StateGraph(Count)
+    for i in range(width):
+        node = leaf if depth == 1 else nested(depth - 1, width)
+        graph.add_node(f"n{i}", node)
+        graph.add_edge(START, f"n{i}")
+        graph.add_edge(f"n{i}", END)
+    return graph.compile()
+
+
+@pytest.mark.timeout(60)
+def test_depth_4_width_8_sync_invoke_finishes() -> None:
+    assert nested(4, 8).invoke({"n": 0}) == {"n": 8**4}
+
+
+@pytest.mark.timeout(60)
+def test_a_pool_sized_limit_does_not_starve_nested_graphs() -> None:
+    graph = nested(3, 8)
+    assert graph.invoke({"n": 0}, {"max_concurrency": 2}) == {"n": 8**3}
+    assert graph.invoke({"n": 0}, {"max_concurrency": 1}) == {"n": 8**3}
+
+
+@pytest.mark.timeout(120)
+def test_fifty_concurrent_callers_of_nested_graphs_finish() -> None:
+    graph = nested(3, 8)
+    outputs: list[Any] = []
+    errors: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            outputs.append(graph.invoke({"n": 0}))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=call) for _ in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert outputs == [{"n": 8**3}] * 50
+
+
+@pytest.mark.timeout(60)
+def test_nested_graphs_called_inside_nodes_finish() -> None:
+    inner = nested(2, 8)
+
+    def calls_inner(state: Count) -> dict[str, int]:
+        return {"n": inner.invoke({"n": 0})["n"]}
+
+    graph = StateGraph(Count)
+    for i in range(8):
+        graph.add_node(f"c{i}", calls_inner)
+        graph.add_edge(START, f"c{i}")
+    assert graph.compile().invoke({"n": 0}) == {"n": 8 * 64}
+
+
+@pytest.mark.timeout(60)
+def test_streaming_live_chunks_from_nested_graphs_finishes() -> None:
+    """The custom mode runs tasks on the pool so chunks flow while they run."""
+
+    def writes(state: Count) -> dict[str, int]:
+        get_stream_writer()("tick")
+        return {"n": 1}
+
+    def level(depth: int) -> Any:
+        graph = StateGraph(Count)
+        for i in range(6):
+            graph.add_node(f"n{i}", writes if depth == 1 else level(depth - 1))
+            graph.add_edge(START, f"n{i}")
+        return graph.compile()
+
+    chunks = list(level(3).stream({"n": 0}, stream_mode=["custom", "values"]))
+    assert chunks[-1] == ("values", {"n": 6**3})
+    assert chunks.count(("custom", "tick")) == 6**3
+
+
+@pytest.mark.timeout(60)
+def test_depth_4_width_8_async_invoke_finishes() -> None:
+    assert asyncio.run(nested(4, 8).ainvoke({"n": 0})) == {"n": 8**4}
