@@ -34,8 +34,6 @@ KNOWN_GAPS: dict[str, str] = {
     # counter, so separate runs hand out the same id; LangGraph gives fresh uuid4s.
     "graph_api_state_reducers": "minted message ids repeat across runs (LangGraph: uuid4)",
     "hitl_review_tool_calls": "minted message ids repeat across runs (LangGraph: uuid4)",
-    # Savers.
-    "persistence_sqlite": "no foldgraph.checkpoint.sqlite yet (SQLite savers)",
 }
 
 PROGRAM_TIMEOUT_S = 60
