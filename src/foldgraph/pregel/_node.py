@@ -94,6 +94,8 @@ class NodeRunner:
     node_names: frozenset[str] = frozenset()
     strict_updates: bool = False
     """Reject updates to keys the state does not declare (LangGraph drops them)."""
+    warn_unreturned_mutations: bool = False
+    """Warn when the node changes its input in place and does not return the change."""
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
     bound: Any = attrs.field(default=None, eq=False, repr=False)
     """The node's Runnable, as LangGraph programs read it (`graph.nodes[name].bound`)."""
