@@ -309,7 +309,8 @@ class Run:
                 self._pending = {}
             self._pending = {}
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
-            graph.runners[START].give_input_ids(value)
+            if START in graph.runners:  # an entrypoint has no START node
+                graph.runners[START].give_input_ids(value)
             self.snapshot = self.stamp(
                 apply(spec, self.snapshot, [(input_task, [(START, value)])]), "input"
             )
