@@ -25,7 +25,7 @@ from typing import Any
 from foldgraph.store.base import GetOp, IndexConfig, Item, ListNamespacesOp, Op, PutOp, SearchOp
 from foldgraph.store.memory import InMemoryStore, _matches_filter, _namespace_matches, _Plan
 
-__all__ = ["SqliteStore"]
+__all__ = ["AsyncSqliteStore", "SqliteStore"]
 
 _SEP = "\x1f"
 _AFTER_SEP = chr(ord(_SEP) + 1)
@@ -70,10 +70,22 @@ class SqliteStore(InMemoryStore):
     as `InMemoryStore` does. TTL is not supported.
     """
 
-    __slots__ = ("conn", "is_setup", "write_lock")
+    __slots__ = ("conn", "deserializer", "is_setup", "write_lock")
 
-    def __init__(self, conn: sqlite3.Connection | str, *, index: IndexConfig | None = None) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection | str,
+        *,
+        deserializer: Any = None,
+        index: IndexConfig | None = None,
+        ttl: Any = None,
+    ) -> None:
+        if ttl is not None:
+            raise NotImplementedError(
+                "TTL is not supported by SqliteStore yet: create it with ttl=None."
+            )
         super().__init__(index=index)
+        self.deserializer = deserializer
         if isinstance(conn, str):
             conn = sqlite3.connect(conn, check_same_thread=False, isolation_level=None)
             if conn.execute("PRAGMA database_list").fetchone()[2]:
@@ -85,13 +97,31 @@ class SqliteStore(InMemoryStore):
 
     @classmethod
     @contextlib.contextmanager
-    def from_conn_string(cls, conn_string: str, **kwargs: Any) -> Iterator[SqliteStore]:
+    def from_conn_string(
+        cls, conn_string: str, *, index: IndexConfig | None = None, ttl: Any = None
+    ) -> Iterator[SqliteStore]:
         """A store on the database at `conn_string`, closed on exit."""
         conn = sqlite3.connect(conn_string, check_same_thread=False, isolation_level=None)
         try:
-            yield cls(conn, **kwargs)
+            yield cls(conn, index=index, ttl=ttl)
         finally:
             conn.close()
+
+    # TTL is not supported, so nothing ever expires: the sweeper has nothing to do.
+    def sweep_ttl(self) -> int:
+        """Delete expired items; always 0 here (TTL is not supported)."""
+        return 0
+
+    def start_ttl_sweeper(self, sweep_interval_minutes: int | None = None) -> Any:
+        """A finished future: there is nothing to sweep (TTL is not supported)."""
+        import concurrent.futures
+
+        done: concurrent.futures.Future[None] = concurrent.futures.Future()
+        done.set_result(None)
+        return done
+
+    def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        return True
 
     def setup(self) -> None:
         """Create the tables; safe to call many times."""
@@ -131,10 +161,10 @@ class SqliteStore(InMemoryStore):
         self._collect_texts(plan)
         return plan
 
-    @staticmethod
-    def _item(prefix: str, key: str, value: str, created: str, updated: str) -> Item:
+    def _item(self, prefix: str, key: str, value: str, created: str, updated: str) -> Item:
+        loaded = self.deserializer(value) if self.deserializer is not None else json.loads(value)
         return Item(
-            value=json.loads(value),
+            value=loaded,
             key=key,
             namespace=_decode(prefix),
             created_at=datetime.fromisoformat(created),
@@ -232,3 +262,12 @@ class SqliteStore(InMemoryStore):
                 self.conn.commit()
             finally:
                 cur.close()
+
+
+def __getattr__(name: str) -> Any:
+    # `from foldgraph.store.sqlite import AsyncSqliteStore`, as from LangGraph's package.
+    if name == "AsyncSqliteStore":
+        from foldgraph.store.sqlite.aio import AsyncSqliteStore
+
+        return AsyncSqliteStore
+    raise AttributeError(name)
