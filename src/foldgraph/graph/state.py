@@ -454,12 +454,17 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         debug: bool = False,
         name: str | None = None,
         strict_updates: bool = False,
+        warn_unreturned_mutations: bool = False,
     ) -> CompiledStateGraph[StateT, ContextT, InputT, OutputT]:
         """Validate the graph and build its runnable form.
 
         `strict_updates=True` (foldgraph only) makes an update to a key the state
         does not declare an `InvalidUpdateError` naming the node and key; by default
         such keys are dropped, as LangGraph drops them.
+        `warn_unreturned_mutations=True` (foldgraph only) warns with
+        `UnreturnedMutationWarning` when a node changes its input in place and
+        does not return the change (which is then lost; in LangGraph it would
+        leak into later nodes).
         """
         checkpointer = ensure_valid_checkpointer(checkpointer)
         if checkpointer not in (None, True, False):
@@ -474,6 +479,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         return CompiledStateGraph(
             builder=self,
             strict_updates=strict_updates,
+            warn_unreturned_mutations=warn_unreturned_mutations,
             checkpointer=checkpointer,
             cache=cache,
             store=store,
@@ -509,11 +515,16 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
         builder: StateGraph[Any, Any, Any, Any],
         schema_to_mapper: dict[Any, Any] | None = None,
         strict_updates: bool = False,
+        warn_unreturned_mutations: bool = False,
         **kwargs: Any,
     ) -> None:
         # `schema_to_mapper` is accepted for LangGraph's signature; schemas are coerced
         # by the runner, not by per-schema mappers.
-        spec, runners, order = _build(builder, strict_updates=strict_updates)
+        spec, runners, order = _build(
+            builder,
+            strict_updates=strict_updates,
+            warn_unreturned_mutations=warn_unreturned_mutations,
+        )
         state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
         super().__init__(
             spec=spec,
@@ -542,6 +553,7 @@ def _build(
     builder: StateGraph[Any, Any, Any, Any],
     *,
     strict_updates: bool = False,
+    warn_unreturned_mutations: bool = False,
 ) -> tuple[GraphSpec, dict[str, NodeRunner], list[str]]:
     channels: dict[str, BaseChannel] = dict(builder.channels)
     channels[START] = EphemeralValue(Any, key=START)
@@ -638,6 +650,7 @@ def _build(
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},
             strict_updates=strict_updates,
+            warn_unreturned_mutations=warn_unreturned_mutations,
             bound=node.runnable,
         )
     return GraphSpec.build(channels, node_specs), runners, list(builder.nodes)

@@ -156,6 +156,8 @@ class GraphCore:
             "channel_versions": snapshot.versions,
             "versions_seen": snapshot.seen,
             "updated_channels": sorted(snapshot.updated),
+            # Fingerprints of the values as written; `verify_replay` checks them.
+            "channel_seals": snapshot.seals,
         }
 
     def _snapshot_of(self, saved: Any) -> Snapshot:
@@ -178,6 +180,7 @@ class GraphCore:
             parent_id=parent,
             metadata=dict(saved.metadata or {}),
             created_at=cp.get("ts", ""),
+            seals=_seals_of(cp.get("channel_seals")),
         )
 
     def _state_snapshot(
@@ -387,3 +390,10 @@ def _has_result(writes: Any) -> bool:
 
 def _plain_dict(d: Mapping[str, Any]) -> dict[str, Any]:
     return {k: thaw(v) for k, v in d.items()}
+
+
+def _seals_of(stored: Any) -> immutables.Map | None:
+    """The seals a checkpoint was saved with; None (unknown) when it has none."""
+    if stored is None:
+        return None
+    return stored if isinstance(stored, immutables.Map) else immutables.Map(stored)

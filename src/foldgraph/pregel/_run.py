@@ -146,6 +146,7 @@ class Run:
             created_at=now_iso(),
             changed=snapshot.changed,
             top_version=snapshot.top_version,
+            seals=snapshot.seals,
         )
 
     def save(self, snapshot: Snapshot, *, final: bool = False) -> None:
@@ -300,6 +301,7 @@ class Run:
                 self._pending = {}
             self._pending = {}
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
+            graph.runners[START].give_input_ids(value)
             self.snapshot = self.stamp(
                 apply(spec, self.snapshot, [(input_task, [(START, value)])]), "input"
             )

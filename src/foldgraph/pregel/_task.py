@@ -17,6 +17,7 @@ from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
 from foldgraph._kernel.snapshot import Task
+from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
@@ -140,6 +141,16 @@ async def _aroute(
     return out
 
 
+def _before_call(task: Task, value: Any) -> InputBefore | None:
+    # A Send's argument is not state: changing it loses nothing the graph keeps.
+    return None if task.is_push else before_call(value)
+
+
+def _check_mutations(run: Run, runner: NodeRunner, before: InputBefore, result: NodeOutput) -> None:
+    written = {c for c, _ in result.writes}
+    warn_unreturned(runner.name, before, run.graph.spec.channels, run.snapshot.values, written)
+
+
 def run_task(run: Run, task: Task, step: int) -> TaskResult:
     """Run one task on this thread and report how it ended (never raises for node errors)."""
     runner = run.graph.runners[task.name]
@@ -152,11 +163,16 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     t2 = var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
     try:
         cached = False
+        before = None
         if runner.is_start:
             output = value
         else:
+            if runner.warn_unreturned_mutations:
+                before = _before_call(task, value)
             output, cached = _call_cached(run, runner, value, scope)
         result = _writes(run, runner, output)
+        if before is not None:
+            _check_mutations(run, runner, before, result)
         branch_results = _route(run, runner, result, scope, output) if runner.branches else None
         outcome = _finish(run, task, runner, result, cached, scope, branch_results)
     except GraphInterrupt as exc:
@@ -186,11 +202,16 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     t2 = var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
     try:
         cached = False
+        before = None
         if runner.is_start:
             output = value
         else:
+            if runner.warn_unreturned_mutations:
+                before = _before_call(task, value)
             output, cached = await _acall_cached(run, runner, value, scope)
         result = _writes(run, runner, output)
+        if before is not None:
+            _check_mutations(run, runner, before, result)
         branch_results = (
             await _aroute(run, runner, result, scope, output) if runner.branches else None
         )
