@@ -33,7 +33,7 @@ IN_FLIGHT_MODULES = {
     "langgraph.checkpoint.postgres.base": "issue 12 (LangGraph's SQL internals)",
     "langgraph.checkpoint.postgres.shallow": "issue 12 (shallow saver not built)",
     "langgraph.checkpoint.sqlite.utils": "issue 12 (LangGraph's SQL internals)",
-    "langgraph.store.sqlite.base": "issue 12 (LangGraph's SQL internals)",
+    "langgraph.store.sqlite.base": "issue 12 (BaseSqliteStore and re-exports not built)",
     "langgraph.store.postgres": "issue 12",
     "langgraph.warnings": "issue 14",
 }

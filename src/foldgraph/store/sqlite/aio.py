@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
 
-from foldgraph.store.sqlite import SqliteStore
+from foldgraph.store.sqlite.base import SqliteStore
 
 __all__ = ["AsyncSqliteStore"]
 
