@@ -98,14 +98,22 @@ def task_result(
     task: Task,
     output: NodeOutput | None,
     step: int,
+    *,
+    error: BaseException | None = None,
+    interrupts: Sequence[Any] = (),
 ) -> Chunks:
-    assert output is not None
+    """A task's end: its state writes, or the error it raised, or the interrupts it asked."""
+    result = (
+        {} if output is None else {c: thaw(v) for c, v in output.writes if c in graph._stream_set}
+    )
     payload = {
         "id": task.id,
         "name": task.name,
-        "error": None,
-        "result": {c: thaw(v) for c, v in output.writes if c in graph._stream_set},
-        "interrupts": [],
+        "error": error,
+        "result": result,
+        "interrupts": [
+            {"value": i.value, "id": i.id, "response_schema": i.response_schema} for i in interrupts
+        ],
     }
     yield from event(ns, modes, "tasks", "task_result", payload, step)
 

@@ -498,6 +498,10 @@ class Run:
                     error = [(ERROR, _error_repr(r.error))]
                     self._pending[r.task.id] = [*self._pending.get(r.task.id, []), *error]
                     self.save_writes(r.task, error)
+                    if "tasks" in self.modes or "debug" in self.modes:
+                        yield from emit.task_result(
+                            graph, self.ns, self.modes, r.task, None, step, error=r.error
+                        )
             self._flush_exit(tasks)
             if first.parent_command is not None:
                 if self.nested:
@@ -515,6 +519,11 @@ class Run:
                 self.interrupts.extend(r.interrupts)
             self._flush_exit(tasks)
             yield from self._emit_interrupts([r.interrupts for r in interrupted])
+            if "tasks" in self.modes or "debug" in self.modes:
+                for r in interrupted:
+                    yield from emit.task_result(
+                        graph, self.ns, self.modes, r.task, None, step, interrupts=r.interrupts
+                    )
             if task_writes:
                 # What the finished tasks wrote shows in the output, though no step committed.
                 self.output_snapshot = apply(graph.spec, snapshot, task_writes)
