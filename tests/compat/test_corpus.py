@@ -38,8 +38,6 @@ KNOWN_GAPS: dict[str, str] = {
     # The drawable graph labels a conditional edge with the path map's key as given
     # (True); LangGraph turns it into the string "True" (get_graph().edges[i].data).
     "graph_api_conditional_entry": "edge label of a bool path-map key is not str (drawing)",
-    # Savers.
-    "persistence_sqlite": "no foldgraph.checkpoint.sqlite yet (SQLite savers)",
     # Functional API.
     "functional_api_basics": _FUNC,
     "functional_api_workflows": _FUNC,

@@ -462,6 +462,12 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         such keys are dropped, as LangGraph drops them.
         """
         checkpointer = ensure_valid_checkpointer(checkpointer)
+        if checkpointer not in (None, True, False):
+            # A durable saver's serializer may then rebuild the classes the schemas name.
+            from foldgraph.checkpoint.serde._schema import schema_types
+
+            schemas = (self.state_schema, self.input_schema, self.output_schema)
+            checkpointer = checkpointer.with_allowlist(schema_types(schemas))
         before = _as_node_list(interrupt_before)
         after = _as_node_list(interrupt_after)
         self.validate(interrupt=[*before, *after])

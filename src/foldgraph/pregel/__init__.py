@@ -29,11 +29,18 @@ from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._driver import adrive, drive
 from foldgraph.pregel._node import NodeRunner
-from foldgraph.pregel._prepare import make_run, merged_config, no_writer, stream_run
+from foldgraph.pregel._prepare import (
+    attach_control,
+    make_run,
+    merged_config,
+    no_writer,
+    stream_run,
+)
 from foldgraph.pregel._replay import verify_replay
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._state_api import StateAPI
 from foldgraph.pregel._stream import SKIP, deliver, invoke_output, raise_nested_interrupts
+from foldgraph.runtime import RunControl
 
 __all__ = ["NodeRunner", "Pregel"]
 
@@ -81,6 +88,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         subgraphs: bool = False,
         debug: bool | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding chunks of the requested stream mode(s) as they happen."""
@@ -96,6 +104,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             interrupt_after=interrupt_after,
             durability=durability,
         )
+        attach_control(run, control)
         traced = self._trace_start(run)
         try:
             for emit in drive(run, live):
@@ -125,6 +134,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         subgraphs: bool = False,
         debug: bool | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async twin of `stream`."""
@@ -140,6 +150,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             interrupt_after=interrupt_after,
             durability=durability,
         )
+        attach_control(run, control)
         traced = await self._atrace_start(run)
         try:
             async for emit in adrive(run, live):
@@ -167,6 +178,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         interrupt_after: Any = None,
         durability: str | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         """Run the graph to the end and return its output (or the chunks of `stream_mode`)."""
@@ -182,6 +194,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
                     interrupt_before=interrupt_before,
                     interrupt_after=interrupt_after,
                     durability=durability,
+                    control=control,
                     **kwargs,
                 )
             )
@@ -196,6 +209,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             durability=durability,
             writer=no_writer,
         )
+        attach_control(run, control)
         traced = self._trace_start(run)
         try:
             for emit in drive(run, None):
@@ -224,6 +238,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         interrupt_after: Any = None,
         durability: str | None = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         """Async twin of `invoke`."""
@@ -240,6 +255,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
                     interrupt_before=interrupt_before,
                     interrupt_after=interrupt_after,
                     durability=durability,
+                    control=control,
                     **kwargs,
                 )
             ]
@@ -254,6 +270,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             durability=durability,
             writer=no_writer,
         )
+        attach_control(run, control)
         traced = await self._atrace_start(run)
         try:
             async for emit in adrive(run, None):

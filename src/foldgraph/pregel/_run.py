@@ -95,6 +95,9 @@ class Run:
     _saved_from: str | None = None
     _replaying: bool = False
     _loaded_step: int = -2
+    control: Any = None
+    """A `RunControl` whose drain request stops the run at a superstep boundary."""
+    _writer: Any = None
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -160,7 +163,8 @@ class Run:
             config[CONF]["checkpoint_id"] = parent_id
         versions = snapshot.versions
         new_versions = {c: versions[c] for c in snapshot.changed if c in versions}
-        self.checkpointer.put(config, checkpoint, dict(snapshot.metadata), new_versions)
+        metadata = dict(snapshot.metadata)
+        self._persist(self.checkpointer.put, config, checkpoint, metadata, new_versions)
 
     def save_writes(
         self, task: Task, writes: Sequence[tuple[str, Any]], *, final: bool = False
@@ -172,7 +176,37 @@ class Run:
             return
         config = self._base_config()
         config[CONF]["checkpoint_id"] = self.snapshot.id
-        self.checkpointer.put_writes(config, list(writes), task.id, _path_str(task.path))
+        self._persist(
+            self.checkpointer.put_writes, config, list(writes), task.id, _path_str(task.path)
+        )
+
+    def _persist(self, write: Any, *args: Any) -> None:
+        """Call the saver now, or (durability "async", a saver doing I/O) in order, behind."""
+        if self.durability == "async" and getattr(self.checkpointer, "background_writes", False):
+            if self._writer is None:
+                from foldgraph.pregel._writer import BackgroundWriter
+
+                self._writer = BackgroundWriter()
+            self._writer.submit(write, *args)
+        else:
+            write(*args)
+
+    def _close_writer(self, *, raise_errors: bool) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.close(raise_errors=raise_errors)
+
+    def _drain(self) -> None:
+        """Stop at this superstep boundary: everything finished is saved, then GraphDrained."""
+        from foldgraph.errors import GraphDrained
+
+        self.flush_final()
+        self._close_writer(raise_errors=True)
+        config = None
+        if self.checkpointer is not None and self.snapshot.id:
+            config = self._base_config()
+            config[CONF]["checkpoint_id"] = self.snapshot.id
+        raise GraphDrained(self.control.drain_reason or "shutdown", config=config)
 
     def _flush_exit(self, tasks: Sequence[Task]) -> None:
         """With durability "exit", a run that stops mid-step saves its checkpoint and writes."""
@@ -185,6 +219,15 @@ class Run:
     # -- the run --------------------------------------------------------------------------
 
     def steps(self) -> Generator[Emit | Execute, dict[str, TaskResult] | None, None]:
+        """The run; background checkpoint writes are all done when it ends, however it ends."""
+        try:
+            yield from self._steps()
+        except BaseException:
+            self._close_writer(raise_errors=False)
+            raise
+        self._close_writer(raise_errors=True)
+
+    def _steps(self) -> Generator[Emit | Execute, dict[str, TaskResult] | None, None]:
         graph = self.graph
         spec = graph.spec
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
@@ -193,6 +236,7 @@ class Run:
         # LangGraph does: a new input spends two steps (input, START) before nodes run.
         self.stop = self._loaded_step + 2 + limit
         skip_before = resuming
+        control = self.control
         while True:
             snapshot = self.snapshot
             step = snapshot.step + 1
@@ -215,6 +259,10 @@ class Run:
                 yield from self._stop_at_breakpoint()
                 return
             skip_before = False
+            # After the breakpoint check, as LangGraph: a resume passes the next step's
+            # breakpoints, so draining in front of one would skip it.
+            if control is not None and control.drain_requested:
+                self._drain()
 
             done = {t.id: self._pending.get(t.id) for t in tasks}
             todo = tuple(t for t in tasks if not _finished(done.get(t.id)))

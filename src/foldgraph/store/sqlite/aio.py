@@ -1,0 +1,40 @@
+"""`AsyncSqliteStore`: `SqliteStore` for asyncio code (LangGraph's module path).
+
+The store's async methods (`aget`, `aput`, `asearch`, ...) run the SQL in
+the calling thread, which is short; embedding calls are awaited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator
+from typing import Any
+
+from foldgraph.store.sqlite import SqliteStore
+
+__all__ = ["AsyncSqliteStore"]
+
+
+class AsyncSqliteStore(SqliteStore):
+    """`SqliteStore` with an async `from_conn_string` and an awaitable `setup()`."""
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def from_conn_string(  # type: ignore[override]
+        cls, conn_string: str, **kwargs: Any
+    ) -> AsyncIterator[AsyncSqliteStore]:
+        conn = sqlite3.connect(conn_string, check_same_thread=False, isolation_level=None)
+        try:
+            yield cls(conn, **kwargs)
+        finally:
+            conn.close()
+
+    async def setup(self) -> None:  # type: ignore[override]
+        await asyncio.to_thread(SqliteStore.setup, self)
+
+    def _plan(self, ops: Any) -> Any:
+        if not self.is_setup:
+            SqliteStore.setup(self)
+        return super()._plan(ops)
