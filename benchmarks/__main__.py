@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 
-from benchmarks import checkpoints, core, react_agent
+from benchmarks import boundary, checkpoints, core, react_agent
 from benchmarks._harness import (
     DISPLAY,
     LIBRARIES,
@@ -32,6 +32,7 @@ from benchmarks._harness import (
 WORKLOADS: tuple[Workload, ...] = (
     *core.WORKLOADS,
     *checkpoints.WORKLOADS,
+    *boundary.WORKLOADS,
     *react_agent.WORKLOADS,
 )
 BY_NAME = {w.name: w for w in WORKLOADS}

@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
 compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
-_FUNC = "no foldgraph.func yet (functional API: entrypoint, task)"
+_FUNC = "@entrypoint fails: EntrypointGraph calls Pregel() without nodes/channels (functional API)"
 KNOWN_GAPS: dict[str, str] = {
     # Managed values are not in the state a router sees: route_remaining reads
     # state["remaining_steps"] and gets KeyError (values at the boundary).

@@ -13,10 +13,15 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.names import PREVIOUS
 from foldgraph._kernel.snapshot import Task
+from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
@@ -54,6 +59,10 @@ def _scope(run: Run, task: Task, step: int) -> TaskScope:
     """The task's config, runtime and interrupt scratchpad, as its code will see them."""
     config = _task_config(run, task, step)
     runtime = run.runtime
+    previous = run.snapshot.values.get(PREVIOUS, MISSING)
+    if previous is not MISSING:
+        # What an entrypoint saved on its last run of this thread.
+        runtime = runtime.override(previous=thaw(previous))
     if run.checkpointer is not None or runtime.execution_info is not None:
         runtime = runtime.override(
             execution_info=ExecutionInfo(
@@ -140,6 +149,16 @@ async def _aroute(
     return out
 
 
+def _before_call(task: Task, value: Any) -> InputBefore | None:
+    # A Send's argument is not state: changing it loses nothing the graph keeps.
+    return None if task.is_push else before_call(value)
+
+
+def _check_mutations(run: Run, runner: NodeRunner, before: InputBefore, result: NodeOutput) -> None:
+    written = {c for c, _ in result.writes}
+    warn_unreturned(runner.name, before, run.graph.spec.channels, run.snapshot.values, written)
+
+
 def run_task(run: Run, task: Task, step: int) -> TaskResult:
     """Run one task on this thread and report how it ended (never raises for node errors)."""
     runner = run.graph.runners[task.name]
@@ -152,11 +171,16 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     t2 = var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
     try:
         cached = False
+        before = None
         if runner.is_start:
             output = value
         else:
+            if runner.warn_unreturned_mutations:
+                before = _before_call(task, value)
             output, cached = _call_cached(run, runner, value, scope)
         result = _writes(run, runner, output)
+        if before is not None:
+            _check_mutations(run, runner, before, result)
         branch_results = _route(run, runner, result, scope, output) if runner.branches else None
         outcome = _finish(run, task, runner, result, cached, scope, branch_results)
     except GraphInterrupt as exc:
@@ -169,6 +193,9 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     finally:
         var_child_runnable_config.reset(t2)
         TASK_SCOPE.reset(t1)
+    if scope.calls is not None:
+        scope.calls.wait()
+        outcome = attrs.evolve(outcome, calls=tuple(scope.calls.records))
     if traced is not None:
         _end_chain_run(traced, outcome)
     return outcome
@@ -178,6 +205,7 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     """Async twin of `run_task`."""
     runner = run.graph.runners[task.name]
     scope = _scope(run, task, step)
+    scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
     traced = None
     if not runner.is_start and has_callbacks(scope.config):
@@ -186,11 +214,16 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     t2 = var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
     try:
         cached = False
+        before = None
         if runner.is_start:
             output = value
         else:
+            if runner.warn_unreturned_mutations:
+                before = _before_call(task, value)
             output, cached = await _acall_cached(run, runner, value, scope)
         result = _writes(run, runner, output)
+        if before is not None:
+            _check_mutations(run, runner, before, result)
         branch_results = (
             await _aroute(run, runner, result, scope, output) if runner.branches else None
         )
@@ -205,6 +238,9 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     finally:
         var_child_runnable_config.reset(t2)
         TASK_SCOPE.reset(t1)
+    if scope.calls is not None:
+        await scope.calls.await_all()
+        outcome = attrs.evolve(outcome, calls=tuple(scope.calls.records))
     if traced is not None:
         await _aend_chain_run(traced, outcome)
     return outcome
