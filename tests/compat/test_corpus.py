@@ -26,7 +26,6 @@ if str(ROOT) not in sys.path:
 compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
-_FUNC = "@entrypoint fails: EntrypointGraph calls Pregel() without nodes/channels (functional API)"
 KNOWN_GAPS: dict[str, str] = {
     # Managed values are not in the state a router sees: route_remaining reads
     # state["remaining_steps"] and gets KeyError (values at the boundary).
@@ -38,10 +37,6 @@ KNOWN_GAPS: dict[str, str] = {
     # The drawable graph labels a conditional edge with the path map's key as given
     # (True); LangGraph turns it into the string "True" (get_graph().edges[i].data).
     "graph_api_conditional_entry": "edge label of a bool path-map key is not str (drawing)",
-    # Functional API.
-    "functional_api_basics": _FUNC,
-    "functional_api_workflows": _FUNC,
-    "functional_api_store": _FUNC,
 }
 
 PROGRAM_TIMEOUT_S = 60
