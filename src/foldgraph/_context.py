@@ -44,14 +44,17 @@ class Scratchpad:
 
 
 class TaskScope:
-    """What a running task can reach: its config, its runtime, its interrupt scratchpad."""
+    """What a running task can reach: its config, its runtime, its interrupt scratchpad.
 
-    __slots__ = ("config", "runtime", "scratchpad")
+    The runner's scope builds each of them the first time it is read, so a node
+    that asks for none of them pays for none of them.
+    """
 
-    def __init__(self, config: dict[str, Any], runtime: Any, scratchpad: Scratchpad) -> None:
-        self.config = config
-        self.runtime = runtime
-        self.scratchpad = scratchpad
+    __slots__ = ()
+
+    config: dict[str, Any]
+    runtime: Any
+    scratchpad: Scratchpad
 
 
 TASK_SCOPE: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(

@@ -11,7 +11,6 @@ Neither function reads a clock, starts a thread or mutates its arguments.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -20,18 +19,12 @@ import attrs
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
 from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
-from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
+from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, task_id
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
 
 _SPECIAL = frozenset({INTERRUPT, RESUME, NO_WRITES, "__error__", "__return__"})
 Writes = Sequence[tuple[str, Any]]
-
-
-def task_id(snapshot_id: str, step: int, path: tuple[Any, ...]) -> str:
-    """A deterministic UUID-shaped id: same snapshot, step and path give the same id."""
-    digest = hashlib.blake2b(f"{snapshot_id}|{step}|{path!r}".encode(), digest_size=16).hexdigest()
-    return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
 
 
 def task_path_key(path: tuple[Any, ...]) -> str:
@@ -70,13 +63,14 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple
     if stop is None:
         stop = step + 10**9
     tasks: list[Task] = []
+    origin = (snapshot.id, step)
     sends = snapshot.values.get(TASKS, MISSING)
     if sends is not MISSING:
         for index, send in enumerate(sends):
             path = (PUSH, index)
             tasks.append(
                 Task(
-                    id=task_id(snapshot.id, step, path),
+                    origin=origin,
                     name=send.node,
                     path=path,
                     triggers=(PUSH,),
@@ -102,7 +96,7 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple
         path = (PULL, name)
         tasks.append(
             Task(
-                id=task_id(snapshot.id, step, path),
+                origin=origin,
                 name=name,
                 path=path,
                 # Every trigger the node has, woken or not, is marked seen when it runs

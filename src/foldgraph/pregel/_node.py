@@ -184,13 +184,13 @@ class NodeRunner:
 
     # -- calling ----------------------------------------------------------------------------
 
-    def call(self, value: Any, config: dict[str, Any], runtime: Any) -> Any:
+    def call(self, value: Any, scope: Any) -> Any:
         assert self.action is not None
         attempt = 0
         while True:
             attempt += 1
             try:
-                return self.action.call(value, config, runtime)
+                return self.action.call(value, scope)
             except GraphBubbleUp:
                 raise
             except Exception as exc:
@@ -199,13 +199,13 @@ class NodeRunner:
                     raise
                 time.sleep(_next_interval(policy, attempt))
 
-    async def acall(self, value: Any, config: dict[str, Any], runtime: Any) -> Any:
+    async def acall(self, value: Any, scope: Any) -> Any:
         assert self.action is not None
         attempt = 0
         while True:
             attempt += 1
             try:
-                return await self.action.acall(value, config, runtime)
+                return await self.action.acall(value, scope)
             except GraphBubbleUp:
                 raise
             except Exception as exc:

@@ -15,7 +15,16 @@ from foldgraph._kernel.snapshot import Task
 from foldgraph.errors import Interrupt
 from foldgraph.pregel._node import NodeOutput
 
-__all__ = ["FG_TASK", "NULL_TASK", "NULL_TASK_ID", "VIA", "Emit", "Execute", "TaskResult"]
+__all__ = [
+    "FG_TASK",
+    "NULL_TASK",
+    "NULL_TASK_ID",
+    "VIA",
+    "Emit",
+    "Execute",
+    "Results",
+    "TaskResult",
+]
 
 FG_TASK = "__fg_task__"
 """Config key under which a task's config carries (run, task) to graphs invoked inside it."""
@@ -54,3 +63,7 @@ class TaskResult:
     error: BaseException | None = None
     interrupts: tuple[Interrupt, ...] = ()
     parent_command: Any = None
+
+
+Results = dict[tuple[Any, ...], TaskResult]
+"""A step's task results, keyed by task path (unique in a step; no task id needed)."""

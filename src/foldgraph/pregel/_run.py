@@ -32,7 +32,15 @@ from foldgraph.errors import (
 from foldgraph.pregel import _emit as emit
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._emit import now_iso
-from foldgraph.pregel._protocol import NULL_TASK, NULL_TASK_ID, VIA, Emit, Execute, TaskResult
+from foldgraph.pregel._protocol import (
+    NULL_TASK,
+    NULL_TASK_ID,
+    VIA,
+    Emit,
+    Execute,
+    Results,
+    TaskResult,
+)
 from foldgraph.types import Command, Interrupt
 
 __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
@@ -184,7 +192,7 @@ class Run:
 
     # -- the run --------------------------------------------------------------------------
 
-    def steps(self) -> Generator[Emit | Execute, dict[str, TaskResult] | None, None]:
+    def steps(self) -> Generator[Emit | Execute, Results | None, None]:
         graph = self.graph
         spec = graph.spec
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
@@ -193,6 +201,7 @@ class Run:
         # LangGraph does: a new input spends two steps (input, START) before nodes run.
         self.stop = self._loaded_step + 2 + limit
         skip_before = resuming
+        task_events = "tasks" in self.modes or "debug" in self.modes
         while True:
             snapshot = self.snapshot
             step = snapshot.step + 1
@@ -216,9 +225,10 @@ class Run:
                 return
             skip_before = False
 
-            done = {t.id: self._pending.get(t.id) for t in tasks}
-            todo = tuple(t for t in tasks if not _finished(done.get(t.id)))
-            if "tasks" in self.modes or "debug" in self.modes:
+            # Tasks that finished in an earlier attempt of this step keep their writes.
+            done = {t.id: self._pending.get(t.id) for t in tasks} if self._pending else {}
+            todo = tuple(t for t in tasks if not _finished(done.get(t.id))) if done else tasks
+            if task_events:
                 for t in todo:
                     yield from emit.task_start(self.ns, self.modes, t, step)
             results = (yield Execute(todo, step)) if todo else {}
@@ -388,6 +398,8 @@ class Run:
         self.save_writes(task, [(RESUME, values)])
 
     def resume_values(self, task: Task) -> list[Any]:
+        if not self._pending:
+            return []
         for c, v in self._pending.get(task.id, ()):
             if c == RESUME:
                 return list(v)
@@ -396,7 +408,7 @@ class Run:
     def _collect(
         self,
         tasks: Sequence[Task],
-        results: Mapping[str, TaskResult],
+        results: Results,
         done: Mapping[str, Any],
         step: int,
     ) -> Generator[Emit | Execute, Any, str]:
@@ -406,7 +418,7 @@ class Run:
         errors: list[TaskResult] = []
         interrupted: list[TaskResult] = []
         for t in tasks:
-            result = results.get(t.id)
+            result = results.get(t.path)
             if result is None:
                 writes = [(c, v) for c, v in done.get(t.id) or [] if c not in (RESUME,)]
                 task_writes.append((t, writes))
@@ -430,8 +442,9 @@ class Run:
                 continue
             assert result.output is not None
             writes = list(result.output.writes)
-            self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
-            self.save_writes(t, writes or [("__no_writes__", None)])
+            if self.checkpointer is not None:
+                self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
+                self.save_writes(t, writes or [("__no_writes__", None)])
             task_writes.append((t, writes))
             if "updates" in self.modes and t.name != START:
                 chunk = {t.name: result.output.update_chunk()}
