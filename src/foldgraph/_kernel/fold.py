@@ -132,13 +132,7 @@ def apply(
     versions = snapshot.versions.mutate()
     changed: set[str] = set()
     updated: set[str] = set()
-
-    def record(chan: str, new: Any, *, wakes: bool = True) -> None:
-        _store(values, chan, new)
-        versions[chan] = next_version
-        changed.add(chan)
-        if wakes and channels[chan].is_available(new):
-            updated.add(chan)
+    trigger_to_nodes = graph.trigger_to_nodes
 
     seen = snapshot.seen
     if ordered:
@@ -147,66 +141,91 @@ def apply(
         for task, _ in ordered:
             if not task.triggers or task.path[0] == PUSH:
                 continue
-            node_seen = seen_ev.get(task.name, EMPTY_MAP).mutate()
-            for chan in task.triggers:
-                version = old_versions.get(chan)
-                if version is not None:
-                    node_seen[chan] = version
-            seen_ev[task.name] = node_seen.finish()
+            marks = {
+                chan: version
+                for chan in task.triggers
+                if (version := old_versions.get(chan)) is not None
+            }
+            if marks:
+                seen_ev[task.name] = seen_ev.get(task.name, EMPTY_MAP).update(marks)
         seen = seen_ev.finish()
 
         consuming = graph.consuming
-        consumed = {c for task, _ in ordered for c in task.triggers if c in consuming}
-        for chan in sorted(consumed):
-            new, did_change = channels[chan].consume(_get(values, chan))
-            if did_change:
-                record(chan, new, wakes=False)
+        if consuming:
+            consumed = {c for task, _ in ordered for c in task.triggers if c in consuming}
+            for chan in sorted(consumed):
+                new, did_change = channels[chan].consume(_get(values, chan))
+                if did_change:
+                    _store(values, chan, new)
+                    versions[chan] = next_version
+                    changed.add(chan)
 
     batches: dict[str, list[Any]] = {}
     for _, writes in ordered:
         for chan, value in writes:
             if chan in channels and chan not in _SPECIAL:
-                batches.setdefault(chan, []).append(value)
+                batch = batches.get(chan)
+                if batch is None:
+                    batches[chan] = [value]
+                else:
+                    batch.append(value)
     for chan, batch in batches.items():
-        new, did_change = channels[chan].update(_get(values, chan), batch)
+        channel = channels[chan]
+        new, did_change = channel.update(_get(values, chan), batch)
         if did_change:
-            record(chan, new)
+            _store(values, chan, new)
+            versions[chan] = next_version
+            changed.add(chan)
+            if channel.is_available(new):
+                updated.add(chan)
 
     if ordered:
-        # Only a channel written in the previous step can be cleared by a step without writes.
+        # Only a channel written in the previous step can be cleared by a step without writes,
+        # and only such a channel can still hold a trigger no task consumed.
+        pending: list[str] = []
         for chan in snapshot.updated:
             channel = channels.get(chan)
-            if channel is None or not channel.clears_each_step or chan in batches:
+            if channel is None:
                 continue
-            old = _get(values, chan)
-            if old is not MISSING:
-                new, did_change = channel.update(old, ())
-                if did_change:
-                    record(chan, new)
+            if channel.clears_each_step and chan not in batches:
+                old = _get(values, chan)
+                if old is not MISSING:
+                    new, did_change = channel.update(old, ())
+                    if did_change:
+                        _store(values, chan, new)
+                        versions[chan] = next_version
+                        changed.add(chan)
+                        if channel.is_available(new):
+                            updated.add(chan)
+                        continue
+            if chan in trigger_to_nodes:
+                pending.append(chan)
 
         # As LangGraph: pending Sends do not hold deferred nodes back, only edge triggers.
-        nothing_wakes = not any(c in graph.trigger_to_nodes for c in updated)
-        if graph.finishing and nothing_wakes:
+        if graph.finishing and not any(c in trigger_to_nodes for c in updated):
             for chan in graph.finishing:
-                new, did_change = channels[chan].finish(_get(values, chan))
+                channel = channels[chan]
+                new, did_change = channel.finish(_get(values, chan))
                 if did_change:
-                    record(chan, new)
+                    _store(values, chan, new)
+                    versions[chan] = next_version
+                    changed.add(chan)
+                    if channel.is_available(new):
+                        updated.add(chan)
 
         # A trigger no task consumed this step (update_state runs no node) is still
         # pending: keep it where `plan` looks for work.
-        for chan in snapshot.updated:
-            if chan in updated or chan not in graph.trigger_to_nodes:
+        for chan in pending:
+            if chan in updated:
                 continue
             version = versions.get(chan)
             if version is None or not channels[chan].is_available(_get(values, chan)):
                 continue
             if any(
-                seen.get(node, EMPTY_MAP).get(chan, 0) < version
-                for node in graph.trigger_to_nodes[chan]
+                seen.get(node, EMPTY_MAP).get(chan, 0) < version for node in trigger_to_nodes[chan]
             ):
                 updated.add(chan)
-
-    if not ordered:
+    else:
         # No task ran, so no step passed for the channels: what was fresh stays fresh.
         updated |= snapshot.updated
 
