@@ -52,7 +52,12 @@ def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
                 send = None
                 yield item
                 continue
-            send = yield from _execute(run, item, max_workers, live)
+            tasks = item.tasks
+            if len(tasks) == 1 and live is None:
+                # One task: run it here, no pool round trip.
+                send = {tasks[0].path: run_task(run, tasks[0], item.step)}
+            else:
+                send = yield from _execute(run, item, max_workers, live)
             while run.child_sink:
                 yield run.child_sink.pop(0)
     finally:

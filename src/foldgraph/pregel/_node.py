@@ -8,7 +8,7 @@ import random
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -34,9 +34,11 @@ __all__ = ["NodeOutput", "NodeRunner"]
 Writes = list[tuple[str, Any]]
 
 
-@attrs.frozen(slots=True)
-class NodeOutput:
-    """What one task produced: channel writes, and the per-item updates for the stream."""
+class NodeOutput(NamedTuple):
+    """What one task produced: channel writes, and the per-item updates for the stream.
+
+    A NamedTuple: one is made per task, and it is immutable and built in C.
+    """
 
     writes: tuple[tuple[str, Any], ...]
     updates: tuple[dict[str, Any], ...] = ()
@@ -250,6 +252,14 @@ class NodeRunner:
 
     def output_writes(self, output: Any, *, from_subgraph: bool = False) -> NodeOutput:
         """Channel writes for what a node returned (dict, schema instance, Command, list)."""
+        if type(output) is dict and output.keys() <= self.writable and not self.root:
+            # The common case: a plain dict of known keys.
+            update = dict(output)
+            if self.message_keys:
+                self._give_ids(update.items())
+            return NodeOutput(
+                writes=(*update.items(), *self.static_writes), updates=(update,) if update else ()
+            )
         updates: list[dict[str, Any]] = []
         writes: Writes = []
         if output is None:

@@ -7,9 +7,7 @@ the run owns the fold, persistence and stream chunks.
 
 from __future__ import annotations
 
-from typing import Any
-
-import attrs
+from typing import Any, NamedTuple
 
 from foldgraph._kernel.snapshot import Task
 from foldgraph.errors import Interrupt
@@ -37,8 +35,10 @@ NULL_TASK = Task(id=NULL_TASK_ID, name="__input__", path=("__input__",), trigger
 """The task that owns writes given with a `Command` input (as LangGraph's null task)."""
 
 
-@attrs.frozen(slots=True)
-class Emit:
+# Records made on every step: NamedTuples, immutable and built in C.
+
+
+class Emit(NamedTuple):
     """A stream chunk: (namespace, mode, payload)."""
 
     ns: tuple[str, ...]
@@ -46,16 +46,14 @@ class Emit:
     payload: Any
 
 
-@attrs.frozen(slots=True)
-class Execute:
+class Execute(NamedTuple):
     """A request to the driver: run these tasks and send back their results."""
 
     tasks: tuple[Task, ...]
     step: int
 
 
-@attrs.frozen(slots=True)
-class TaskResult:
+class TaskResult(NamedTuple):
     """How one task ended: its output, an error, interrupts, or a command for the parent."""
 
     task: Task

@@ -103,6 +103,7 @@ class Run:
     _saved_from: str | None = None
     _replaying: bool = False
     _loaded_step: int = -2
+    _metadata_extra: dict[str, Any] | None = None
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -110,42 +111,41 @@ class Run:
     def thread_id(self) -> Any:
         return self.config.get(CONF, {}).get("thread_id")
 
-    def _base_config(self) -> dict[str, Any]:
-        return {
-            CONF: {
-                "thread_id": self.thread_id,
-                "checkpoint_ns": self.checkpoint_ns,
-            }
-        }
-
-    def _new_id(self) -> str:
-        if self.checkpointer is None:
-            return ""
-        from foldgraph.checkpoint.base.id import uuid6
-
-        return str(uuid6())
+    def _address(self, checkpoint_id: str | None) -> dict[str, Any]:
+        """The saver config naming this run's thread, namespace and `checkpoint_id`."""
+        conf = {"thread_id": self.thread_id, "checkpoint_ns": self.checkpoint_ns}
+        if checkpoint_id:
+            conf["checkpoint_id"] = checkpoint_id
+        return {CONF: conf}
 
     def _metadata(self, source: str, step: int) -> dict[str, Any]:
-        from foldgraph.checkpoint.base import get_checkpoint_metadata
+        extra = self._metadata_extra
+        if extra is None:
+            # What the run's config adds to every checkpoint's metadata, worked out once.
+            from foldgraph.checkpoint.base import get_checkpoint_metadata
 
-        return get_checkpoint_metadata(
-            self.config, {"source": source, "step": step, "parents": dict(self._parents())}
-        )
+            own = ("source", "step", "parents")
+            every = get_checkpoint_metadata(self.config, dict.fromkeys(own))  # type: ignore[arg-type]
+            extra = self._metadata_extra = {k: v for k, v in every.items() if k not in own}
+        return {"source": source, "step": step, "parents": dict(self._parents()), **extra}
 
     def _parents(self) -> Mapping[str, str]:
         return self.config.get(CONF, {}).get("__fg_parents__", {})
 
     def stamp(self, snapshot: Snapshot, source: str) -> Snapshot:
-        """Give a new snapshot its id, parent and metadata (the kernel makes no ids)."""
+        """Give a snapshot that will be saved its id, parent and metadata (the kernel makes
+        no ids); a run without a saver keeps none, so its snapshots stay unstamped."""
         if self.checkpointer is None:
             return snapshot
+        from foldgraph.checkpoint.base.id import uuid6
+
         return Snapshot(
             values=snapshot.values,
             versions=snapshot.versions,
             seen=snapshot.seen,
             step=snapshot.step,
             updated=snapshot.updated,
-            id=self._new_id(),
+            id=str(uuid6()),
             parent_id=self.snapshot.id or None,
             metadata=self._metadata(source, snapshot.step),
             created_at=now_iso(),
@@ -158,14 +158,11 @@ class Run:
             return
         if self.durability == "exit" and not final:
             return
-        graph = self.graph
-        checkpoint = graph._checkpoint_of(snapshot)
-        config = self._base_config()
+        checkpoint = self.graph._checkpoint_of(snapshot)
         parent_id = snapshot.parent_id
         if self.durability == "exit" and final:
             parent_id = self._saved_from
-        if parent_id:
-            config[CONF]["checkpoint_id"] = parent_id
+        config = self._address(parent_id)
         versions = snapshot.versions
         new_versions = {c: versions[c] for c in snapshot.changed if c in versions}
         self.checkpointer.put(config, checkpoint, dict(snapshot.metadata), new_versions)
@@ -178,8 +175,7 @@ class Run:
             return
         if self.durability == "exit" and not final:
             return
-        config = self._base_config()
-        config[CONF]["checkpoint_id"] = self.snapshot.id
+        config = self._address(self.snapshot.id)
         self.checkpointer.put_writes(config, list(writes), task.id, _path_str(task.path))
 
     def _flush_exit(self, tasks: Sequence[Task]) -> None:
@@ -220,7 +216,11 @@ class Run:
             tasks = plan(spec, snapshot, self.stop)
             if not tasks:
                 break
-            if not skip_before and _breakpoint(self.interrupt_before, tasks):
+            if (
+                self.interrupt_before
+                and not skip_before
+                and _breakpoint(self.interrupt_before, tasks)
+            ):
                 yield from self._stop_at_breakpoint()
                 return
             skip_before = False
@@ -238,7 +238,7 @@ class Run:
                 return
             if outcome == "parent":
                 return
-            if _breakpoint(self.interrupt_after, tasks):
+            if self.interrupt_after and _breakpoint(self.interrupt_after, tasks):
                 yield from self._stop_at_breakpoint(after=True)
                 return
         self.flush_final()

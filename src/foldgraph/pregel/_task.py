@@ -341,6 +341,8 @@ def _cached(cache: Any, runner: NodeRunner, value: Any) -> tuple[Any, bool, Any]
 
 def _call_cached(run: Run, runner: NodeRunner, value: Any, scope: _Scope) -> tuple[Any, bool]:
     cache = run.graph.cache
+    if cache is None or runner.cache_policy is None:
+        return runner.call(value, scope), False
     key, hit, output = _cached(cache, runner, value)
     if hit:
         return output, True
@@ -354,6 +356,8 @@ async def _acall_cached(
     run: Run, runner: NodeRunner, value: Any, scope: _Scope
 ) -> tuple[Any, bool]:
     cache = run.graph.cache
+    if cache is None or runner.cache_policy is None:
+        return await runner.acall(value, scope), False
     key, hit, output = _cached(cache, runner, value)
     if hit:
         return output, True
