@@ -25,6 +25,8 @@ __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
 
 _SPECIAL = frozenset({INTERRUPT, RESUME, NO_WRITES, "__error__", "__return__"})
 Writes = Sequence[tuple[str, Any]]
+Stamp = tuple[str, str | None, Any, str]
+"""(id, parent id, metadata, created at) the shell hands in for a snapshot it will save."""
 
 
 def task_path_key(path: tuple[Any, ...]) -> str:
@@ -77,21 +79,26 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple
                     input=send.arg,
                 )
             )
-    if snapshot.updated:
-        candidates: Iterable[str] = sorted(
-            {n for c in snapshot.updated for n in graph.trigger_to_nodes.get(c, ())}
-        )
+    updated = snapshot.updated
+    trigger_to_nodes = graph.trigger_to_nodes
+    if len(updated) == 1:
+        (only,) = updated
+        candidates: Iterable[str] = trigger_to_nodes.get(only, ())  # already sorted
+    elif updated:
+        candidates = sorted({n for c in updated for n in trigger_to_nodes.get(c, ())})
     else:
         candidates = sorted(graph.nodes)
     values, versions = snapshot.values, snapshot.versions
+    channels, all_seen = graph.channels, snapshot.seen
     for name in candidates:
         node = graph.nodes[name]
-        seen = snapshot.seen.get(name, EMPTY_MAP)
-        if not any(
-            versions.get(c, 0) > seen.get(c, 0)
-            and graph.channels[c].is_available(values.get(c, MISSING))
-            for c in node.triggers
-        ):
+        seen = all_seen.get(name, EMPTY_MAP)
+        for c in node.triggers:
+            if versions.get(c, 0) > seen.get(c, 0) and channels[c].is_available(
+                values.get(c, MISSING)
+            ):
+                break
+        else:
             continue
         path = (PULL, name)
         tasks.append(
@@ -112,6 +119,7 @@ def apply(
     graph: GraphSpec,
     snapshot: Snapshot,
     task_writes: Sequence[tuple[Task, Writes]],
+    stamp: Stamp | None = None,
 ) -> Snapshot:
     """Fold one superstep's writes into a new snapshot; the input snapshot is untouched.
 
@@ -230,16 +238,18 @@ def apply(
         updated |= snapshot.updated
 
     # Built field by field rather than with attrs.evolve: this is the hot path.
+    if stamp is None:
+        stamp = (snapshot.id, snapshot.parent_id, snapshot.metadata, snapshot.created_at)
     return Snapshot(
         values=values.finish(),
         versions=versions.finish(),
         seen=seen,
         step=snapshot.step + 1,
         updated=frozenset(updated),
-        id=snapshot.id,
-        parent_id=snapshot.parent_id,
-        metadata=snapshot.metadata,
-        created_at=snapshot.created_at,
+        id=stamp[0],
+        parent_id=stamp[1],
+        metadata=stamp[2],
+        created_at=stamp[3],
         changed=frozenset(changed),
         top_version=next_version if changed else snapshot.max_version,
     )

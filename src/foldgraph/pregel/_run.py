@@ -21,6 +21,7 @@ from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, RESUME
 from foldgraph._kernel.snapshot import Snapshot, Task
+from foldgraph.checkpoint.base.id import uuid6_str
 from foldgraph.constants import CONF, START
 from foldgraph.errors import (
     EmptyInputError,
@@ -132,25 +133,20 @@ class Run:
     def _parents(self) -> Mapping[str, str]:
         return self.config.get(CONF, {}).get("__fg_parents__", {})
 
-    def stamp(self, snapshot: Snapshot, source: str) -> Snapshot:
-        """Give a snapshot that will be saved its id, parent and metadata (the kernel makes
-        no ids); a run without a saver keeps none, so its snapshots stay unstamped."""
+    def stamp_for(self, source: str, step: int) -> tuple[str, str | None, Any, str] | None:
+        """Id, parent, metadata and time for the snapshot of `step` (the kernel makes no ids);
+        None without a saver: snapshots nobody keeps are not stamped."""
         if self.checkpointer is None:
-            return snapshot
-        from foldgraph.checkpoint.base.id import uuid6
+            return None
+        return (uuid6_str(), self.snapshot.id or None, self._metadata(source, step), now_iso())
 
-        return Snapshot(
-            values=snapshot.values,
-            versions=snapshot.versions,
-            seen=snapshot.seen,
-            step=snapshot.step,
-            updated=snapshot.updated,
-            id=str(uuid6()),
-            parent_id=self.snapshot.id or None,
-            metadata=self._metadata(source, snapshot.step),
-            created_at=now_iso(),
-            changed=snapshot.changed,
-            top_version=snapshot.top_version,
+    def stamp(self, snapshot: Snapshot, source: str) -> Snapshot:
+        """`snapshot` with the stamp of a saved one (see `stamp_for`)."""
+        stamp = self.stamp_for(source, snapshot.step)
+        if stamp is None:
+            return snapshot
+        return attrs.evolve(
+            snapshot, id=stamp[0], parent_id=stamp[1], metadata=stamp[2], created_at=stamp[3]
         )
 
     def save(self, snapshot: Snapshot, *, final: bool = False) -> None:
@@ -487,7 +483,7 @@ class Run:
                     yield Emit(self.ns, "values", graph._stream_values(self.output_snapshot))
             return "stopped"
 
-        new = self.stamp(apply(graph.spec, snapshot, task_writes), "loop")
+        new = apply(graph.spec, snapshot, task_writes, self.stamp_for("loop", step))
         self.snapshot = new
         self._pending = {}
         self.save(new)
