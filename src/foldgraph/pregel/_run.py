@@ -229,10 +229,13 @@ class Run:
                     yield from emit.task_start(self.ns, self.modes, t, step)
             results = (yield Execute(todo, step)) if todo else {}
             assert results is not None
-            outcome = yield from self._collect(tasks, results, done, step)
+            chunks: list[Emit] = []
+            outcome = self._collect(tasks, results, done, step, chunks)
+            if chunks:
+                yield from chunks
+            if isinstance(outcome, BaseException):
+                raise outcome
             if outcome == "stopped":
-                return
-            if outcome == "parent":
                 return
             if self.interrupt_after and _breakpoint(self.interrupt_after, tasks):
                 yield from self._stop_at_breakpoint(after=True)
@@ -407,7 +410,10 @@ class Run:
         results: Results,
         done: Mapping[str, Any],
         step: int,
-    ) -> Generator[Emit | Execute, Any, str]:
+        chunks: list[Emit],
+    ) -> str | BaseException:
+        """Fold the step's results: commit it, or stop it (interrupts), or return the error
+        to raise; stream chunks go to `chunks` (a list: no generator per step)."""
         graph = self.graph
         snapshot = self.snapshot
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]] = []
@@ -421,10 +427,12 @@ class Run:
                 if "updates" in self.modes and t.name != START:
                     # Kept from an earlier attempt of this step: shown again, marked cached.
                     update = {c: thaw(v) for c, v in writes if c in graph._stream_set}
-                    yield Emit(
-                        self.ns,
-                        "updates",
-                        {t.name: update or None, "__metadata__": {"cached": True}},
+                    chunks.append(
+                        Emit(
+                            self.ns,
+                            "updates",
+                            {t.name: update or None, "__metadata__": {"cached": True}},
+                        )
                     )
                 continue
             if result.parent_command is not None:
@@ -446,9 +454,9 @@ class Run:
                 chunk = {t.name: result.output.update_chunk()}
                 if result.output.cached:
                     chunk["__metadata__"] = {"cached": True}
-                yield Emit(self.ns, "updates", chunk)
+                chunks.append(Emit(self.ns, "updates", chunk))
             if "tasks" in self.modes or "debug" in self.modes:
-                yield from emit.task_result(graph, self.ns, self.modes, t, result.output, step)
+                chunks.extend(emit.task_result(graph, self.ns, self.modes, t, result.output, step))
 
         if errors:
             first = errors[0]
@@ -460,10 +468,10 @@ class Run:
             self._flush_exit(tasks)
             if first.parent_command is not None:
                 if self.nested:
-                    raise first.parent_command
-                raise InvalidUpdateError("There is no parent graph")
+                    return first.parent_command  # type: ignore[no-any-return]
+                return InvalidUpdateError("There is no parent graph")
             assert first.error is not None
-            raise first.error
+            return first.error
         if interrupted:
             for r in interrupted:
                 self._pending.setdefault(r.task.id, [])
@@ -473,14 +481,16 @@ class Run:
                 self.save_writes(r.task, [(INTERRUPT, r.interrupts)])
                 self.interrupts.extend(r.interrupts)
             self._flush_exit(tasks)
-            yield from self._emit_interrupts([r.interrupts for r in interrupted])
+            chunks.extend(self._emit_interrupts([r.interrupts for r in interrupted]))
             if task_writes:
                 # What the finished tasks wrote shows in the output, though no step committed.
                 self.output_snapshot = apply(graph.spec, snapshot, task_writes)
                 if self.output_snapshot.changed & graph._output_set:
                     self.emitted_values = True
                 if "values" in self.modes and self.output_snapshot.changed & graph._stream_set:
-                    yield Emit(self.ns, "values", graph._stream_values(self.output_snapshot))
+                    chunks.append(
+                        Emit(self.ns, "values", graph._stream_values(self.output_snapshot))
+                    )
             return "stopped"
 
         new = apply(graph.spec, snapshot, task_writes, self.stamp_for("loop", step))
@@ -489,9 +499,9 @@ class Run:
         self.save(new)
         self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
         if "values" in self.modes:
-            yield from emit.values(graph, self.ns, new)
+            chunks.extend(emit.values(graph, self.ns, new))
         if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
-            yield from self._emit_checkpoint(new)
+            chunks.extend(self._emit_checkpoint(new))
         return "ok"
 
     def flush_final(self) -> None:

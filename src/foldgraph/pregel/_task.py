@@ -115,7 +115,6 @@ class _LazyConfig(dict):  # type: ignore[type-arg]
     __slots__ = ("_scope",)
 
     def __init__(self, scope: _Scope) -> None:
-        super().__init__()
         self._scope: _Scope | None = scope
 
     def _fill(self) -> None:
