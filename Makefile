@@ -15,8 +15,9 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
+# PostgreSQL tests run against a throwaway cluster (installed from apt when missing).
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	.ci/with_postgres.sh $(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests examples $(wildcard benchmarks tools)

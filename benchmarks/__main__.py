@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 
-from benchmarks import checkpoints, core
+from benchmarks import boundary, checkpoints, core, react_agent
 from benchmarks._harness import (
     DISPLAY,
     LIBRARIES,
@@ -29,7 +29,12 @@ from benchmarks._harness import (
     worker_main,
 )
 
-WORKLOADS: tuple[Workload, ...] = (*core.WORKLOADS, *checkpoints.WORKLOADS)
+WORKLOADS: tuple[Workload, ...] = (
+    *core.WORKLOADS,
+    *checkpoints.WORKLOADS,
+    *boundary.WORKLOADS,
+    *react_agent.WORKLOADS,
+)
 BY_NAME = {w.name: w for w in WORKLOADS}
 
 Results = dict[str, dict[int, Outcome]]  # library root -> size -> outcome
@@ -232,6 +237,27 @@ def targets(all_results: dict[str, Results]) -> list[str]:
         _verdict(
             "Workloads 1-3 run >= 3x faster than LangGraph",
             ratios,
+            lambda r: r >= 3,
+            lambda worst: f"slowest ratio {fmt_ratio(worst[0])} ({worst[1]})",
+            pick=min,
+            missing="not measured on both libraries",
+        )
+    )
+
+    # >=3x LangGraph on the react_agent shape, with and without the saver.
+    fg, lg = _values(all_results, "react_agent", "foldgraph"), _values(
+        all_results, "react_agent", "langgraph"
+    )
+    agent_ratios = [
+        (lg[size][m.key] / fg[size][m.key], f"'{m.label}' @ {size:,} rounds")
+        for m in BY_NAME["react_agent"].metrics
+        for size in sorted(set(fg) & set(lg))
+        if fg[size].get(m.key) and lg[size].get(m.key)
+    ]
+    lines.append(
+        _verdict(
+            "react_agent runs >= 3x faster than LangGraph",
+            agent_ratios,
             lambda r: r >= 3,
             lambda worst: f"slowest ratio {fmt_ratio(worst[0])} ({worst[1]})",
             pick=min,

@@ -1,17 +1,20 @@
 """foldgraph demo: a small review pipeline with a human approval step and time travel.
 
-Run it with `make demo`. It uses the embedded default saver (in memory).
+Run it with `make demo`. Threads are kept in an SQLite file (the embedded default
+saver, `demo-threads.sqlite` or $FOLDGRAPH_DEMO_DB): run it twice and the second
+run shows the first run's thread, read back from disk.
 """
 
 from __future__ import annotations
 
 import operator
+import os
 from typing import Annotated
 
 from langchain_core.messages import AIMessage, HumanMessage
 from typing_extensions import TypedDict
 
-from foldgraph.checkpoint.memory import InMemorySaver
+from foldgraph.checkpoint.sqlite import SqliteSaver
 from foldgraph.graph import END, START, StateGraph
 from foldgraph.graph.message import add_messages
 from foldgraph.types import Command, interrupt
@@ -45,7 +48,7 @@ def publish(state: State) -> dict:
     return {"messages": [AIMessage(state["draft"], id="published")], "trail": ["publish"]}
 
 
-def build():
+def build(checkpointer):
     builder = StateGraph(State)
     builder.add_node("write_draft", write_draft)
     builder.add_node("review", review)
@@ -56,12 +59,23 @@ def build():
     builder.add_conditional_edges("review", route, ["publish", "revise"])
     builder.add_edge("revise", "review")
     builder.add_edge("publish", END)
-    return builder.compile(checkpointer=InMemorySaver())
+    return builder.compile(checkpointer=checkpointer)
 
 
 def main() -> None:
-    graph = build()
-    config = {"configurable": {"thread_id": "demo"}}
+    path = os.environ.get("FOLDGRAPH_DEMO_DB", "demo-threads.sqlite")
+    with SqliteSaver.from_conn_string(path) as saver:
+        run_demo(build(saver), saver, path)
+
+
+def run_demo(graph, saver: SqliteSaver, path: str) -> None:
+    earlier = saver.list_threads()
+    if earlier:
+        previous = {"configurable": {"thread_id": earlier[0]}}
+        kept = list(graph.get_state_history(previous))
+        print(f"0. {path} already holds {len(earlier)} thread(s); the last one, read from disk:")
+        print(f"   thread {earlier[0]!r}: {len(kept)} checkpoints, trail {kept[0].values['trail']}")
+    config = {"configurable": {"thread_id": f"demo-{len(earlier) + 1}"}}
 
     print("1. Run until the human review step:")
     out = graph.invoke({"messages": [HumanMessage("persistent maps", id="h1")]}, config)

@@ -46,15 +46,21 @@ class Scratchpad:
 class TaskScope:
     """What a running task can reach: its config, its runtime, its interrupt scratchpad.
 
-    The runner's scope builds each of them the first time it is read, so a node
-    that asks for none of them pays for none of them.
+    `calls` is the record of the functional-API tasks this task has called
+    (made on the first call), and `loop` the event loop of an async run, on
+    which those calls are scheduled.
     """
 
-    __slots__ = ()
+    __slots__ = ("calls", "config", "loop", "runtime", "scratchpad")
 
-    config: dict[str, Any]
-    runtime: Any
-    scratchpad: Scratchpad
+    def __init__(
+        self, config: dict[str, Any], runtime: Any, scratchpad: Scratchpad, loop: Any = None
+    ) -> None:
+        self.config = config
+        self.runtime = runtime
+        self.scratchpad = scratchpad
+        self.calls: Any = None
+        self.loop = loop
 
 
 TASK_SCOPE: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(

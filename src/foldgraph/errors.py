@@ -34,6 +34,15 @@ __all__ = [
     "is_invalid_resume",
 ]
 
+# Durable storage and graceful stops (kept in a block of their own to merge cleanly).
+__all__ += [
+    "CheckpointConflictError",
+    "CorruptCheckpointError",
+    "GraphDrained",
+    "SerializationError",
+    "UnregisteredTypeError",
+]
+
 
 class GraphRecursionError(RecursionError):
     """The run took more supersteps than `recursion_limit` allows."""
@@ -268,3 +277,62 @@ def is_invalid_resume(error: BaseException) -> bool:
     bad tool arguments.
     """
     return getattr(error, _INVALID_RESUME, False) is True
+
+
+# -- durable storage and graceful stops -------------------------------------------------
+
+
+class SerializationError(ValueError):
+    """A value could not be written to, or read back from, a durable checkpoint.
+
+    `path` points inside the value (`messages[3].additional_kwargs['img']`);
+    savers add the thread, checkpoint and channel to the message.
+    """
+
+    def __init__(self, message: str, *, path: str = "") -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class UnregisteredTypeError(SerializationError):
+    """A stored value names a class that is not on the serializer's allowlist.
+
+    Raised before anything is imported or called: register the class with the
+    serializer (or name it in the graph's schema) if it belongs there.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+
+class CorruptCheckpointError(SerializationError):
+    """A stored checkpoint (or one of its values) cannot be decoded."""
+
+    def __init__(self, message: str, *, thread_id: str = "", checkpoint_id: str = "") -> None:
+        super().__init__(message)
+        self.thread_id = thread_id
+        self.checkpoint_id = checkpoint_id
+
+
+class CheckpointConflictError(RuntimeError):
+    """Another run wrote the same thread since this run read it; this run's write is refused.
+
+    Nothing was written for the refused step. Load the thread again
+    (`graph.invoke(None, config)` continues from the newest checkpoint) or run
+    on a fork.
+    """
+
+
+class GraphDrained(GraphBubbleUp):
+    """The run stopped at a superstep boundary because a drain was requested.
+
+    Raised when `RunControl.request_drain()` was called (e.g. from a SIGTERM
+    handler): everything finished before the boundary is saved, and
+    `graph.invoke(None, config)` continues the thread from there. `config`
+    (foldgraph) addresses the checkpoint the run stopped at.
+    """
+
+    def __init__(self, reason: str = "shutdown", *, config: Any = None) -> None:
+        self.reason = reason
+        self.config = config
+        super().__init__(f"Graph drained: {reason}")

@@ -91,6 +91,17 @@ class Runtime(Generic[ContextT]):
     previous: Any = None
     execution_info: ExecutionInfo | None = None
     server_info: ServerInfo | None = None
+    control: RunControl | None = None
+    """The run's `RunControl` (cooperative drain), as in LangGraph."""
+
+    @property
+    def drain_requested(self) -> bool:
+        """True once someone asked this run to stop at its next superstep boundary."""
+        return self.control.drain_requested if self.control is not None else False
+
+    @property
+    def drain_reason(self) -> str | None:
+        return self.control.drain_reason if self.control is not None else None
 
     def merge(self, other: Runtime[Any]) -> Runtime[Any]:
         """Fields set in `other` win."""
@@ -104,6 +115,7 @@ class Runtime(Generic[ContextT]):
             previous=other.previous if other.previous is not None else self.previous,
             execution_info=other.execution_info or self.execution_info,
             server_info=other.server_info or self.server_info,
+            control=other.control or self.control,
         )
 
     def override(self, **fields: Any) -> Self:
@@ -116,3 +128,61 @@ DEFAULT_RUNTIME: Runtime[Any] = Runtime()
 def get_runtime(context_schema: Any = None) -> Runtime[Any]:
     """The runtime of the node currently running (raises outside a run)."""
     return current_runtime()
+
+
+# -- graceful stops ----------------------------------------------------------------------
+
+__all__ += ["RunControl"]
+
+
+class RunControl:
+    """Ask a running graph to stop cleanly at its next superstep boundary (LangGraph's API).
+
+    Pass it as `graph.invoke(inputs, config, control=rc)` (or `stream`,
+    `ainvoke`, `astream`). `rc.request_drain(reason)` may be called from any
+    thread or from a signal handler (it is one attribute write): the step that
+    is running finishes and is saved, then the run raises `GraphDrained`;
+    `graph.invoke(None, config)` later continues the thread from there. Use a
+    fresh control per run: a drained one stays drained.
+
+    >>> import signal
+    >>> rc = RunControl()
+    >>> restore = rc.install_signal_handler(signal.SIGTERM)  # SIGTERM -> request_drain
+    >>> restore()
+    """
+
+    __slots__ = ("_drain_reason",)
+
+    def __init__(self) -> None:
+        self._drain_reason: str | None = None
+
+    def request_drain(self, reason: str = "shutdown") -> None:
+        self._drain_reason = reason
+
+    @property
+    def drain_requested(self) -> bool:
+        return self._drain_reason is not None
+
+    @property
+    def drain_reason(self) -> str | None:
+        return self._drain_reason
+
+    def install_signal_handler(self, *signals: Any) -> Callable[[], None]:
+        """Make `signals` (default SIGTERM) request a drain; returns a function restoring them."""
+        import signal as _signal
+
+        chosen = signals or (_signal.SIGTERM,)
+        previous = {}
+        for sig in chosen:
+            name = _signal.Signals(sig).name
+
+            def handler(signum: int, frame: Any, name: str = name) -> None:
+                self.request_drain(name)
+
+            previous[sig] = _signal.signal(sig, handler)
+
+        def restore() -> None:
+            for sig, old in previous.items():
+                _signal.signal(sig, old)
+
+        return restore

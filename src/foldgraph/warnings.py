@@ -14,6 +14,7 @@ __all__ = (
     "LangGraphDeprecatedSinceV10",
     "LangGraphDeprecatedSinceV11",
     "LangGraphDeprecationWarning",
+    "UnreturnedMutationWarning",
 )
 
 
@@ -65,3 +66,11 @@ class LangGraphDeprecatedSinceV11(LangGraphDeprecationWarning):
 
     def __init__(self, message: str, *args: object) -> None:
         super().__init__(message, *args, since=(1, 1), expected_removal=(3, 0))
+
+
+class UnreturnedMutationWarning(UserWarning):
+    """foldgraph only: a node changed its input in place and did not return the change.
+
+    A node's input is its own copy, so such a change is lost; in LangGraph the same
+    change would reach later nodes. Shown with `compile(warn_unreturned_mutations=True)`.
+    """

@@ -38,7 +38,7 @@ class _FlatCache:
 
     __slots__ = ("_entries", "_items", "max_entries", "max_items")
 
-    def __init__(self, max_entries: int = 256, max_items: int = 1 << 21) -> None:
+    def __init__(self, max_entries: int = 64, max_items: int = 1 << 21) -> None:
         self._entries: dict[int, tuple[Vector, tuple[Any, ...]]] = {}
         self._items = 0
         self.max_entries = max_entries
@@ -88,6 +88,14 @@ class Vector(Sequence[Any]):
         self._size = size
         # The vector this one extends by appends only (weakly: history is not kept alive).
         self._prev = weakref.ref(prev) if prev is not None and prev._size else None
+
+    def extends(self, other: Vector) -> bool:
+        """True when this vector was made from `other` by appends only (so it starts with it)."""
+        return self._prev is not None and self._prev() is other
+
+    def items_from(self, start: int) -> Iterator[Any]:
+        """The items from position `start` on, in order (a C-level iterator)."""
+        return map(self._items.__getitem__, range(start, self._size))
 
     def to_tuple(self) -> tuple[Any, ...]:
         """The items as a tuple, cached per vector; O(appended) after a cached parent."""

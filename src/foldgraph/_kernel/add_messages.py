@@ -24,6 +24,7 @@ from foldgraph._kernel.message_log import (
     combine_all,
     lift_messages,
     merge_lists,
+    seal_log,
     thaw_log,
 )
 from foldgraph._kernel.monoid import Monoid
@@ -130,6 +131,7 @@ def messages_monoid() -> Monoid:
         combine_all=combine_all,
         lift=lift_messages,
         thaw=thaw_log,
+        seal=seal_log,
     )
 
 

@@ -26,6 +26,7 @@ from foldgraph._kernel.errors import (
 from foldgraph._kernel.frozen import freeze, thaw
 from foldgraph._kernel.monoid import Monoid, append_monoid
 from foldgraph._kernel.reducers import monoid_for
+from foldgraph._kernel.seal import Fingerprint, fingerprint, seal_value, seal_vector
 
 __all__ = [
     "AnyValue",
@@ -75,6 +76,16 @@ class BaseChannel:
     consumes: ClassVar[bool] = False
     """True when reading the value as a trigger resets it (joins, deferred triggers)."""
 
+    @property
+    def ValueType(self) -> Any:
+        """The type of the value read from the channel."""
+        return self.typ
+
+    @property
+    def UpdateType(self) -> Any:
+        """The type of one write to the channel."""
+        return self.typ
+
     def initial(self) -> Any:
         return MISSING
 
@@ -101,6 +112,10 @@ class BaseChannel:
     def from_value(self, value: Any) -> Any:
         """The stored form of a plain value (used to seed state and in benchmarks)."""
         return freeze(value)
+
+    def seal(self, old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+        """The fingerprint of the stored value `new` (see `seal`); 0 when nothing can change."""
+        return seal_value(old_seal, old, new, fp)
 
     def named(self, key: str) -> BaseChannel:
         return attrs.evolve(self, key=key)
@@ -202,6 +217,9 @@ class UntrackedValue(BaseChannel):
     guard: bool = True
     checkpointed: ClassVar[bool] = False
 
+    def seal(self, old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+        return 0  # never checkpointed, so never checked
+
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return stored, False
@@ -233,6 +251,14 @@ class Topic(BaseChannel):
     accumulate: bool = False
     clears_each_step: ClassVar[bool] = True
 
+    @property
+    def ValueType(self) -> Any:
+        return list[self.typ]  # type: ignore[name-defined]
+
+    @property
+    def UpdateType(self) -> Any:
+        return self.typ | list[self.typ]  # type: ignore[name-defined]
+
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         base = stored if (self.accumulate and stored is not MISSING) else vector()
         flat = _flatten(updates)
@@ -241,6 +267,9 @@ class Topic(BaseChannel):
                 return stored, False
             return MISSING, True
         return base.extend(flat), True
+
+    def seal(self, old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+        return seal_vector(old_seal, old, new, fp)
 
 
 def _is_overwrite(update: Any) -> tuple[bool, Any]:
@@ -325,6 +354,9 @@ class BinaryOperatorAggregate(BaseChannel):
     def from_value(self, value: Any) -> Any:
         return self.monoid.lift(value)
 
+    def seal(self, old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+        return self.monoid.seal(old_seal, old, new, fp)
+
 
 @attrs.frozen(slots=True)
 class NamedBarrierValue(BaseChannel):
@@ -345,6 +377,9 @@ class NamedBarrierValue(BaseChannel):
 
     def is_available(self, stored: Any) -> bool:
         return stored is not MISSING and stored == self.names
+
+    def seal(self, old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+        return 0  # a set of node names: nothing user code can change
 
     def consume(self, stored: Any) -> Result:
         if stored is not MISSING and stored == self.names:
@@ -379,6 +414,9 @@ class NamedBarrierValueAfterFinish(BaseChannel):
 
     def is_available(self, stored: Any) -> bool:
         return stored is not MISSING and stored[1] and stored[0] == self.names
+
+    def seal(self, old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+        return 0  # node names and a flag: nothing user code can change
 
     def finish(self, stored: Any) -> Result:
         if stored is not MISSING and not stored[1] and stored[0] == self.names:

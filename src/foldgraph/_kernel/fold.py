@@ -19,6 +19,7 @@ import attrs
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
 from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
+from foldgraph._kernel.seal import step_fingerprint
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, task_id
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
@@ -141,6 +142,16 @@ def apply(
     changed: set[str] = set()
     updated: set[str] = set()
     trigger_to_nodes = graph.trigger_to_nodes
+    old_seals = snapshot.seals
+    new_seals: dict[str, int] = {}
+    fp = step_fingerprint() if old_seals is not None else None
+
+    def seal(chan: str, new: Any) -> None:
+        # Fingerprint what is stored now, while it is exactly what was written.
+        old_seal = new_seals.get(chan)
+        if old_seal is None:
+            old_seal = old_seals.get(chan, 0)
+        new_seals[chan] = channels[chan].seal(old_seal, _get(values, chan), new, fp)
 
     seen = snapshot.seen
     if ordered:
@@ -164,6 +175,8 @@ def apply(
             for chan in sorted(consumed):
                 new, did_change = channels[chan].consume(_get(values, chan))
                 if did_change:
+                    if fp is not None:
+                        seal(chan, new)
                     _store(values, chan, new)
                     versions[chan] = next_version
                     changed.add(chan)
@@ -181,6 +194,8 @@ def apply(
         channel = channels[chan]
         new, did_change = channel.update(_get(values, chan), batch)
         if did_change:
+            if fp is not None:
+                seal(chan, new)
             _store(values, chan, new)
             versions[chan] = next_version
             changed.add(chan)
@@ -200,6 +215,8 @@ def apply(
                 if old is not MISSING:
                     new, did_change = channel.update(old, ())
                     if did_change:
+                        if fp is not None:
+                            seal(chan, new)
                         _store(values, chan, new)
                         versions[chan] = next_version
                         changed.add(chan)
@@ -215,6 +232,8 @@ def apply(
                 channel = channels[chan]
                 new, did_change = channel.finish(_get(values, chan))
                 if did_change:
+                    if fp is not None:
+                        seal(chan, new)
                     _store(values, chan, new)
                     versions[chan] = next_version
                     changed.add(chan)
@@ -252,7 +271,21 @@ def apply(
         created_at=stamp[3],
         changed=frozenset(changed),
         top_version=next_version if changed else snapshot.max_version,
+        seals=_with_seals(old_seals, new_seals),
     )
+
+
+def _with_seals(seals: Any, new: dict[str, int]) -> Any:
+    """`seals` updated with the fingerprints of this step's values (0 = nothing to seal)."""
+    if seals is None or not new:
+        return seals
+    ev = seals.mutate()
+    for chan, seal in new.items():
+        if seal:
+            ev[chan] = seal
+        elif chan in ev:
+            del ev[chan]
+    return ev.finish()
 
 
 def _get(values: Any, chan: str) -> Any:
@@ -314,9 +347,14 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
     updated = set(snapshot.updated)
     changed: set[str] = set(snapshot.changed)
     bumped = False
+    old_seals = snapshot.seals
+    new_seals: dict[str, int] = {}
     for chan, batch in batches.items():
-        new, did_change = graph.channels[chan].update(_get(values, chan), batch)
+        old = _get(values, chan)
+        new, did_change = graph.channels[chan].update(old, batch)
         if did_change:
+            if old_seals is not None:
+                new_seals[chan] = graph.channels[chan].seal(old_seals.get(chan, 0), old, new)
             _store(values, chan, new)
             versions[chan] = next_version
             changed.add(chan)
@@ -330,4 +368,5 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
         updated=frozenset(updated),
         changed=frozenset(changed),
         top_version=next_version if bumped else snapshot.max_version,
+        seals=_with_seals(old_seals, new_seals),
     )

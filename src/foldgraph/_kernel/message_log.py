@@ -51,6 +51,7 @@ from pyrsistent import PVector
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.seal import Fingerprint, fingerprint, seal_items, seal_value
 
 __all__ = [
     "REMOVE_ALL_MESSAGES",
@@ -399,6 +400,19 @@ def combine_all(stored: Any, updates: Sequence[Any]) -> MessageLog:
     if log.gone > len(log):
         log = compact(log)
     return log
+
+
+def seal_log(old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+    """The seal of a log: O(appended) after appends, a full pass after a replace or removal."""
+    if not isinstance(new, MessageLog):
+        return seal_value(old_seal, old, new, fp)
+    if isinstance(old, MessageLog):
+        base = old._compacted if old._compacted is not None else old
+        if new.gone == base.gone and new.messages.extends(base.messages):
+            return (old_seal + seal_items(new.messages.items_from(len(base.messages)), fp)) & (
+                (1 << 64) - 1
+            )
+    return seal_items(new, fp)
 
 
 def thaw_log(stored: Any) -> list[BaseMessage]:

@@ -26,6 +26,7 @@ from pyrsistent import PVector
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import freeze, thaw
+from foldgraph._kernel.seal import seal_value, seal_vector
 
 __all__ = ["Monoid", "append_monoid", "fold_monoid"]
 
@@ -43,6 +44,8 @@ class Monoid:
     - `lift(value)`: a user value into stored form (used for Overwrite and laws).
     - `thaw(stored)`: the stored form back into the value callers see.
     - `reducer`: the user-facing binary function this monoid implements.
+    - `seal(old_seal, old, new)`: the fingerprint of `new` (see `seal`), cheaply
+      from the old one when the stored form allows it.
     """
 
     name: str
@@ -51,6 +54,7 @@ class Monoid:
     combine_all: Callable[[Any, Sequence[Any]], Any]
     lift: Callable[[Any], Any] = _identity
     thaw: Callable[[Any], Any] = thaw
+    seal: Callable[..., int] = seal_value
 
     def combine(self, stored: Any, update: Any) -> Any:
         return self.combine_all(stored, (update,))
@@ -107,6 +111,7 @@ append_monoid = Monoid(
     empty=vector,
     combine_all=_append_all,
     lift=vector,
+    seal=seal_vector,
 )
 """`operator.add` on a list channel: appends into a shared persistent vector (O(log n))."""
 

@@ -44,6 +44,9 @@ class Snapshot:
     """Channels whose version this snapshot's step bumped (what a delta saver must write)."""
     top_version: int = attrs.field(default=-1)
     """The highest version in `versions` (kept by `apply`, so it is never recounted)."""
+    seals: immutables.Map | None = EMPTY_MAP
+    """channel -> fingerprint of its value when written (see `seal`); absent means 0.
+    None when unknown (a checkpoint saved without seals): then nothing is sealed."""
 
     @property
     def max_version(self) -> int:

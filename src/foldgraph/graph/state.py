@@ -11,6 +11,7 @@ from typing import Any, Generic, Self, TypeVar
 import attrs
 import typing_extensions
 from langchain_core.runnables import Runnable
+from pydantic import create_model
 
 from foldgraph._deprecated import renamed_parameter
 from foldgraph._kernel.channels import (
@@ -31,6 +32,8 @@ from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
+from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._schema import schema_jsonschema, schema_model
 from foldgraph.types import CachePolicy, Command, RetryPolicy, ensure_valid_checkpointer
 
 __all__ = ["CompiledStateGraph", "StateGraph"]
@@ -454,20 +457,32 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         debug: bool = False,
         name: str | None = None,
         strict_updates: bool = False,
+        warn_unreturned_mutations: bool = False,
     ) -> CompiledStateGraph[StateT, ContextT, InputT, OutputT]:
         """Validate the graph and build its runnable form.
 
         `strict_updates=True` (foldgraph only) makes an update to a key the state
         does not declare an `InvalidUpdateError` naming the node and key; by default
         such keys are dropped, as LangGraph drops them.
+        `warn_unreturned_mutations=True` (foldgraph only) warns with
+        `UnreturnedMutationWarning` when a node changes its input in place and
+        does not return the change (which is then lost; in LangGraph it would
+        leak into later nodes).
         """
         checkpointer = ensure_valid_checkpointer(checkpointer)
+        if checkpointer not in (None, True, False):
+            # A durable saver's serializer may then rebuild the classes the schemas name.
+            from foldgraph.checkpoint.serde._schema import schema_types
+
+            schemas = (self.state_schema, self.input_schema, self.output_schema)
+            checkpointer = checkpointer.with_allowlist(schema_types(schemas))
         before = _as_node_list(interrupt_before)
         after = _as_node_list(interrupt_after)
         self.validate(interrupt=[*before, *after])
         return CompiledStateGraph(
             builder=self,
             strict_updates=strict_updates,
+            warn_unreturned_mutations=warn_unreturned_mutations,
             checkpointer=checkpointer,
             cache=cache,
             store=store,
@@ -503,13 +518,19 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
         builder: StateGraph[Any, Any, Any, Any],
         schema_to_mapper: dict[Any, Any] | None = None,
         strict_updates: bool = False,
+        warn_unreturned_mutations: bool = False,
         **kwargs: Any,
     ) -> None:
         # `schema_to_mapper` is accepted for LangGraph's signature; schemas are coerced
         # by the runner, not by per-schema mappers.
-        spec, runners, order = _build(builder, strict_updates=strict_updates)
+        spec, runners, order = _build(
+            builder,
+            strict_updates=strict_updates,
+            warn_unreturned_mutations=warn_unreturned_mutations,
+        )
         state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
-        super().__init__(
+        GraphCore.__init__(
+            self,
             spec=spec,
             runners=runners,
             node_order=order,
@@ -527,6 +548,33 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
         )
         self.builder = builder
 
+    def _schema_keys(self, schema: Any) -> list[str]:
+        return [k for k in self.builder.schemas[schema] if k in self.builder.channels]
+
+    def get_input_schema(self, config: Any = None) -> Any:
+        """A pydantic model of the input (the input schema itself when it is a model)."""
+        schema = self.builder.input_schema
+        return schema_model(schema, self._schema_keys(schema), self.get_name("Input"))
+
+    def get_output_schema(self, config: Any = None) -> Any:
+        """A pydantic model of the output."""
+        schema = self.builder.output_schema
+        model = schema_model(schema, self._schema_keys(schema), self.get_name("Output"))
+        if model is schema:  # a pydantic output schema is shown under the graph's name
+            model = create_model(self.get_name("Output"), __base__=schema)
+        return model
+
+    def get_input_jsonschema(self, config: Any = None) -> dict[str, Any]:
+        """The input's JSON schema: a pydantic model's or a TypedDict's own, else one built
+        from the fields (titled `<name>Input`)."""
+        schema = self.builder.input_schema
+        return schema_jsonschema(schema, self._schema_keys(schema), self.get_name("Input"))
+
+    def get_output_jsonschema(self, config: Any = None) -> dict[str, Any]:
+        """The output's JSON schema, as `get_input_jsonschema`."""
+        schema = self.builder.output_schema
+        return schema_jsonschema(schema, self._schema_keys(schema), self.get_name("Output"))
+
     def get_graph(self, config: Any = None, *, xray: int | bool = False) -> Any:
         """A drawable graph (langchain-core `Graph`): mermaid, ASCII, JSON."""
         return draw(self.builder)
@@ -536,6 +584,7 @@ def _build(
     builder: StateGraph[Any, Any, Any, Any],
     *,
     strict_updates: bool = False,
+    warn_unreturned_mutations: bool = False,
 ) -> tuple[GraphSpec, dict[str, NodeRunner], list[str]]:
     channels: dict[str, BaseChannel] = dict(builder.channels)
     channels[START] = EphemeralValue(Any, key=START)
@@ -632,6 +681,7 @@ def _build(
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},
             strict_updates=strict_updates,
+            warn_unreturned_mutations=warn_unreturned_mutations,
             bound=node.runnable,
         )
     return GraphSpec.build(channels, node_specs), runners, list(builder.nodes)

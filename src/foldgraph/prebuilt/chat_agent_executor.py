@@ -22,7 +22,9 @@ from langchain_core.runnables import (
     RunnableLambda,
     RunnableSequence,
 )
+from langchain_core.runnables.config import ensure_config
 from langchain_core.tools import BaseTool
+from langchain_core.tracers.context import _tracing_v2_is_enabled
 from pydantic import BaseModel
 from typing_extensions import TypedDict, deprecated
 
@@ -113,34 +115,39 @@ def _get_state_value(state: Any, key: str, default: Any = None) -> Any:
     return getattr(state, key, default)
 
 
+def _fixed_prompt(prompt: Prompt | None) -> Callable[[Any], list[Any]] | None:
+    """For a prompt that is no prompt, a string or a SystemMessage: state -> model input."""
+    if prompt is None:
+        return lambda state: _get_state_value(state, "messages")
+    if isinstance(prompt, str | SystemMessage):
+        system = SystemMessage(content=prompt) if isinstance(prompt, str) else prompt
+        return lambda state: [system, *_get_state_value(state, "messages")]
+    return None
+
+
 def _get_prompt_runnable(prompt: Prompt | None) -> Runnable:
     """The prompt as a runnable from state to model input."""
-    if prompt is None:
-        return RunnableLambda(
-            lambda state: _get_state_value(state, "messages"), name=PROMPT_RUNNABLE_NAME
-        )
-    if isinstance(prompt, str):
-        system = SystemMessage(content=prompt)
-        return RunnableLambda(
-            lambda state: [system, *_get_state_value(state, "messages")],
-            name=PROMPT_RUNNABLE_NAME,
-        )
-    if isinstance(prompt, SystemMessage):
-        return RunnableLambda(
-            lambda state: [prompt, *_get_state_value(state, "messages")],
-            name=PROMPT_RUNNABLE_NAME,
-        )
+    fixed = _fixed_prompt(prompt)
+    if fixed is not None:
+        return RunnableLambda(fixed, name=PROMPT_RUNNABLE_NAME)
     if isinstance(prompt, Runnable):
         return prompt
     if inspect.iscoroutinefunction(prompt):
 
         def _no_sync(_state: Any) -> Any:
-            raise TypeError("An async prompt function needs the async API (ainvoke, astream, ...).")
+            raise TypeError(
+                "An async prompt function needs the async API (ainvoke, astream, ...)."
+            )
 
         return RunnableLambda(_no_sync, afunc=prompt, name=PROMPT_RUNNABLE_NAME)
     if callable(prompt):
         return RunnableLambda(prompt, name=PROMPT_RUNNABLE_NAME)
     raise ValueError(f"Got unexpected type for `prompt`: {type(prompt)}")
+
+
+def _traced(config: RunnableConfig) -> bool:
+    """Whether a tracer would see the run (callbacks in config, or tracing switched on)."""
+    return bool(config.get("callbacks")) or bool(_tracing_v2_is_enabled())
 
 
 def _inner_model(model: Any) -> Any:
@@ -191,14 +198,14 @@ def _get_model(model: LanguageModelLike) -> BaseChatModel:
 
 def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:
     """Every tool call in the history must have its ToolMessage (providers reject it otherwise)."""
-    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
-    unanswered = [
-        call
-        for m in messages
-        if isinstance(m, AIMessage)
-        for call in m.tool_calls
-        if call["id"] not in answered
-    ]
+    answered = set()
+    calls = []
+    for m in messages:
+        if isinstance(m, ToolMessage):
+            answered.add(m.tool_call_id)
+        elif isinstance(m, AIMessage) and m.tool_calls:
+            calls.extend(m.tool_calls)
+    unanswered = [call for call in calls if call["id"] not in answered]
     if not unanswered:
         return
     raise ValueError(
@@ -223,18 +230,36 @@ def _current_runtime() -> Runtime[Any]:
 
 
 class _Node(Runnable[Any, Any]):
-    """A node with a sync and an async body, each given `(state, runtime, config)`."""
+    """A node with a sync and an async body, each given `(state, runtime, config)`.
 
-    def __init__(self, name: str, func: Callable[..., Any], afunc: Callable[..., Any]) -> None:
-        self.name = name
+    Named after its sync body, and traced as a child run of that name when a
+    tracer listens, as LangGraph shows `call_model` under `agent`.
+    """
+
+    def __init__(self, func: Callable[..., Any], afunc: Callable[..., Any]) -> None:
+        self.name = func.__name__
         self._func = func
         self._afunc = afunc
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        return self._func(input, _current_runtime(), config or {})
+        config = ensure_config(config)
+        runtime = _current_runtime()
+        if not _traced(config):
+            return self._func(input, runtime, config)
+        return self._call_with_config(
+            lambda state, config: self._func(state, runtime, config), input, config
+        )
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        return await self._afunc(input, _current_runtime(), config or {})
+        config = ensure_config(config)
+        runtime = _current_runtime()
+        if not _traced(config):
+            return await self._afunc(input, runtime, config)
+
+        async def body(state: Any, config: RunnableConfig) -> Any:
+            return await self._afunc(state, runtime, config)
+
+        return await self._acall_with_config(body, input, config)
 
 
 @deprecated(
@@ -316,8 +341,10 @@ def create_react_agent(
     is_async_dynamic = is_dynamic and inspect.iscoroutinefunction(model)
     tool_calling_enabled = bool(tool_classes)
     prompt_runnable = _get_prompt_runnable(prompt)
+    fixed_prompt = _fixed_prompt(prompt)
 
     static_model: Runnable | None = None
+    bound_model: Any = None
     if not is_dynamic:
         if isinstance(model, str):
             try:
@@ -333,6 +360,7 @@ def create_react_agent(
             and tool_classes + builtin_tools
         ):
             model = cast(BaseChatModel, model).bind_tools([*tool_classes, *builtin_tools])
+        bound_model = model
         static_model = prompt_runnable | model  # type: ignore[operator]
 
     return_direct = {t.name for t in tool_classes if t.return_direct}
@@ -368,7 +396,8 @@ def create_react_agent(
             expected = "'messages' key"
         if messages is None:
             raise ValueError(f"Expected input to call_model to have {expected}, but got {state}")
-        messages = list(messages)
+        if type(messages) is not list:
+            messages = list(messages)
         _validate_chat_history(messages)
         # The prompt reads `messages`; hand it the messages chosen above in a fresh copy.
         if is_pydantic_state:
@@ -383,6 +412,8 @@ def create_react_agent(
             return {"messages": [AIMessage(id=response.id, content=_NEED_MORE_STEPS)]}
         return {"messages": [response]}
 
+    # Untraced runs with a fixed prompt call the model directly: `prompt | model` would
+    # cost a sequence and a lambda run per step that nobody observes.
     def call_model(state: Any, runtime: Runtime[Any], config: RunnableConfig) -> Any:
         if is_async_dynamic:
             raise RuntimeError(
@@ -390,10 +421,19 @@ def create_react_agent(
                 "agent.ainvoke() or agent.astream(), or provide a sync model callable."
             )
         inputs = model_input(state)
+        if fixed_prompt is not None and not _traced(config):
+            chosen = model(state, runtime) if is_dynamic else bound_model  # type: ignore[operator]
+            return answer(state, chosen.invoke(fixed_prompt(inputs), config))
         return answer(state, resolve(state, runtime).invoke(inputs, config))
 
     async def acall_model(state: Any, runtime: Runtime[Any], config: RunnableConfig) -> Any:
         inputs = model_input(state)
+        if fixed_prompt is not None and not _traced(config):
+            if is_async_dynamic:
+                chosen = await model(state, runtime)  # type: ignore[operator,misc]
+            else:
+                chosen = model(state, runtime) if is_dynamic else bound_model  # type: ignore[operator]
+            return answer(state, await chosen.ainvoke(fixed_prompt(inputs), config))
         return answer(state, await (await aresolve(state, runtime)).ainvoke(inputs, config))
 
     def structured_input(state: Any) -> tuple[list[Any], Any]:
@@ -442,7 +482,7 @@ def create_react_agent(
             input_schema = CallModelInputSchema
 
     workflow = StateGraph(state_schema=state_schema, context_schema=context_schema)
-    workflow.add_node("agent", _Node("agent", call_model, acall_model), input_schema=input_schema)
+    workflow.add_node("agent", _Node(call_model, acall_model), input_schema=input_schema)
     if tool_calling_enabled:
         workflow.add_node("tools", tool_node)
     if pre_model_hook is not None:
@@ -458,7 +498,6 @@ def create_react_agent(
         workflow.add_node(
             "generate_structured_response",
             _Node(
-                "generate_structured_response",
                 generate_structured_response,
                 agenerate_structured_response,
             ),

@@ -96,6 +96,8 @@ class NodeRunner:
     node_names: frozenset[str] = frozenset()
     strict_updates: bool = False
     """Reject updates to keys the state does not declare (LangGraph drops them)."""
+    warn_unreturned_mutations: bool = False
+    """Warn when the node changes its input in place and does not return the change."""
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
     bound: Any = attrs.field(default=None, eq=False, repr=False)
     """The node's Runnable, as LangGraph programs read it (`graph.nodes[name].bound`)."""
@@ -227,8 +229,28 @@ class NodeRunner:
 
     # -- output -----------------------------------------------------------------------------
 
+    def give_input_ids(self, value: Any) -> None:
+        """Ids for the input's messages, on the caller's objects, before the input is stored.
+
+        Done before the input checkpoint is written (and sealed), so that assigning
+        them never changes anything already stored.
+        """
+        if self.message_keys and value is not None:
+            try:
+                self._give_ids(self._input_pairs(value).items())
+            except InvalidUpdateError:
+                pass  # reported when START runs
+
     def start_writes(self, value: Any) -> NodeOutput:
         """The input, written to the input channels, plus the edges leaving START."""
+        pairs = self._input_pairs(value)
+        self._give_ids(pairs.items())
+        return NodeOutput(
+            writes=(*pairs.items(), *self.static_writes),
+            updates=(pairs,) if pairs else (),
+        )
+
+    def _input_pairs(self, value: Any) -> dict[str, Any]:
         if value is None:
             pairs: dict[str, Any] = {}
         elif self.input_keys == (ROOT,):
@@ -244,11 +266,7 @@ class NodeRunner:
                     f"{list(self.input_keys)}."
                 )
             pairs = {k: v for k, v in fields.items() if k in self.input_keys}
-        self._give_ids(pairs.items())
-        return NodeOutput(
-            writes=(*pairs.items(), *self.static_writes),
-            updates=(pairs,) if pairs else (),
-        )
+        return pairs
 
     def output_writes(self, output: Any, *, from_subgraph: bool = False) -> NodeOutput:
         """Channel writes for what a node returned (dict, schema instance, Command, list)."""

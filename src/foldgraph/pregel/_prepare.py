@@ -22,7 +22,7 @@ from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._protocol import FG_TASK, Emit
 from foldgraph.pregel._run import Run
-from foldgraph.runtime import Runtime
+from foldgraph.runtime import RunControl, Runtime
 
 __all__ = [
     "ALL_MODES",
@@ -224,3 +224,15 @@ def _nodes_arg(value: Any, default: Sequence[str]) -> list[str]:
     if isinstance(value, str):
         return [value]
     return list(value)
+
+
+def attach_control(run: Run, control: Any) -> None:
+    """Give a run its `RunControl` (from the caller, else its parent's, else a fresh one).
+
+    The runtime carries it too, so a node can read `runtime.drain_requested`.
+    """
+    if control is None:
+        control = run.runtime.control or RunControl()
+    run.control = control
+    if run.runtime.control is not control:
+        run.runtime = run.runtime.override(control=control)

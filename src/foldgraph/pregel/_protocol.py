@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import attrs
+
 from foldgraph._kernel.snapshot import Task
 from foldgraph.errors import Interrupt
 from foldgraph.pregel._node import NodeOutput
@@ -18,6 +20,7 @@ __all__ = [
     "NULL_TASK",
     "NULL_TASK_ID",
     "VIA",
+    "CallRecord",
     "Emit",
     "Execute",
     "Results",
@@ -54,13 +57,27 @@ class Execute(NamedTuple):
 
 
 class TaskResult(NamedTuple):
-    """How one task ended: its output, an error, interrupts, or a command for the parent."""
+    """How one task ended: its output, an error, interrupts, or a command for the parent.
+
+    `calls` are the functional-API tasks it called that ran to an end (`CallRecord`s),
+    saved whatever the task's own outcome so a re-run does not run them again.
+    """
 
     task: Task
     output: NodeOutput | None = None
     error: BaseException | None = None
     interrupts: tuple[Interrupt, ...] = ()
     parent_command: Any = None
+    calls: tuple[CallRecord, ...] = ()
+
+
+@attrs.frozen(slots=True)
+class CallRecord:
+    """A functional-API task call that ended: its task, its writes, and whether it was cached."""
+
+    task: Task
+    writes: tuple[tuple[str, Any], ...]
+    cached: bool = False
 
 
 Results = dict[tuple[Any, ...], TaskResult]

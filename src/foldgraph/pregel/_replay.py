@@ -4,6 +4,13 @@ It walks a thread from its first checkpoint and re-applies each step's recorded
 writes with the kernel's `apply`; because the kernel is a pure fold, every stored
 snapshot must come back identical. The report names the first checkpoint that
 does not.
+
+Re-folding alone cannot see an object changed in place after it was written
+(a message's content, a nested list): the recorded writes hold the same
+object, so both sides change together. Each checkpoint's seals (fingerprints
+taken when its values were written, see `foldgraph._kernel.seal`) are
+therefore recomputed from what it holds now; a checkpoint whose content moved
+is reported with `field="seals"` and the channels that changed.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import attrs
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, plan
+from foldgraph._kernel.seal import fingerprint
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import CONF, START
 from foldgraph.pregel._core import GraphCore
@@ -75,6 +83,7 @@ def verify_replay(graph: GraphCore, config: dict[str, Any]) -> ReplayReport:
     checked = 0
     skipped: list[str] = []
     snapshots: dict[str, Snapshot] = {}
+    fp = _memo_fingerprint()
     for item in saved:
         stored = graph._snapshot_of(item)
         snapshots[stored.id] = stored
@@ -85,12 +94,14 @@ def verify_replay(graph: GraphCore, config: dict[str, Any]) -> ReplayReport:
         for tid, chan, val in (parent_item.pending_writes if parent_item else None) or ():
             parent_writes.setdefault(tid, []).append((chan, val))
         refolded = _refold(graph, stored, source, parent, parent_writes, snapshots)
+        mismatch = None
         if refolded is None:
             skipped.append(stored.id)
-            continue
-        checked += 1
-        mismatch = _compare(stored, refolded)
+        else:
+            checked += 1
+            mismatch = _compare(stored, refolded)
         if mismatch is not None:
+            assert refolded is not None
             field, keys = mismatch
             return ReplayReport(
                 checked=checked,
@@ -105,7 +116,56 @@ def verify_replay(graph: GraphCore, config: dict[str, Any]) -> ReplayReport:
                     refolded={k: getattr(refolded, field).get(k, MISSING) for k in keys},
                 ),
             )
+        moved = _moved_seals(graph, stored, fp)
+        if moved:
+            keys = tuple(sorted(moved))
+            return ReplayReport(
+                checked=checked,
+                skipped=tuple(skipped),
+                divergence=Divergence(
+                    checkpoint_id=stored.id,
+                    step=stored.step,
+                    source=source,
+                    field="seals",
+                    keys=keys,
+                    stored={k: moved[k][0] for k in keys},
+                    refolded={k: moved[k][1] for k in keys},
+                ),
+            )
     return ReplayReport(checked=checked, skipped=tuple(skipped))
+
+
+def _memo_fingerprint() -> Any:
+    """`fingerprint`, remembered per object for one check: history shares its items."""
+    memo: dict[int, tuple[Any, int]] = {}
+
+    def fp(value: Any) -> int:
+        hit = memo.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        got = fingerprint(value)
+        memo[id(value)] = (value, got)
+        return got
+
+    return fp
+
+
+def _moved_seals(graph: GraphCore, stored: Snapshot, fp: Any) -> dict[str, tuple[int, int]]:
+    """Channels whose value no longer matches the seal taken when it was written."""
+    seals = stored.seals
+    if seals is None:
+        return {}
+    channels = graph.spec.channels
+    moved = {}
+    for chan, value in stored.values.items():
+        channel = channels.get(chan)
+        if channel is None:
+            continue
+        recorded = seals.get(chan, 0)
+        now = channel.seal(0, MISSING, value, fp)
+        if now != recorded:
+            moved[chan] = (recorded, now)
+    return moved
 
 
 def _refold(
@@ -123,6 +183,9 @@ def _refold(
         writes = [] if value is MISSING else [(START, value)]
         return apply(spec, parent, [(task, writes)])
     if source == "loop":
+        if stored.step != parent.step + 1:
+            # Saved with durability "exit": the steps in between were never written.
+            return None
         tasks = plan(spec, parent)
         return apply(spec, parent, [(t, parent_writes.get(t.id, [])) for t in tasks])
     if source == "update":

@@ -19,7 +19,7 @@ from foldgraph._context import interrupt_id
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.frozen import thaw
-from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, RESUME
+from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.checkpoint.base.id import uuid6_str
 from foldgraph.constants import CONF, START
@@ -37,6 +37,7 @@ from foldgraph.pregel._protocol import (
     NULL_TASK,
     NULL_TASK_ID,
     VIA,
+    CallRecord,
     Emit,
     Execute,
     Results,
@@ -92,6 +93,8 @@ class Run:
     resumed: dict[str, Any] = dataclasses.field(default_factory=dict)
     parent_command: Any = None
     output_snapshot: Snapshot | None = None
+    last_output: Snapshot | None = None
+    """The state after the last step whose tasks wrote an output channel."""
     null_resume: list[Any] = dataclasses.field(default_factory=list)
     messages: Any = None
     """The messages-stream callback handler, when that mode is on."""
@@ -105,6 +108,9 @@ class Run:
     _replaying: bool = False
     _loaded_step: int = -2
     _metadata_extra: dict[str, Any] | None = None
+    control: Any = None
+    """A `RunControl` whose drain request stops the run at a superstep boundary."""
+    _writer: Any = None
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -161,7 +167,8 @@ class Run:
         config = self._address(parent_id)
         versions = snapshot.versions
         new_versions = {c: versions[c] for c in snapshot.changed if c in versions}
-        self.checkpointer.put(config, checkpoint, dict(snapshot.metadata), new_versions)
+        metadata = dict(snapshot.metadata)
+        self._persist(self.checkpointer.put, config, checkpoint, metadata, new_versions)
 
     def save_writes(
         self, task: Task, writes: Sequence[tuple[str, Any]], *, final: bool = False
@@ -172,7 +179,36 @@ class Run:
         if self.durability == "exit" and not final:
             return
         config = self._address(self.snapshot.id)
-        self.checkpointer.put_writes(config, list(writes), task.id, _path_str(task.path))
+        self._persist(
+            self.checkpointer.put_writes, config, list(writes), task.id, _path_str(task.path)
+        )
+
+    def _persist(self, write: Any, *args: Any) -> None:
+        """Call the saver now, or (durability "async", a saver doing I/O) in order, behind."""
+        if self.durability == "async" and getattr(self.checkpointer, "background_writes", False):
+            if self._writer is None:
+                from foldgraph.pregel._writer import BackgroundWriter
+
+                self._writer = BackgroundWriter()
+            self._writer.submit(write, *args)
+        else:
+            write(*args)
+
+    def _close_writer(self, *, raise_errors: bool) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.close(raise_errors=raise_errors)
+
+    def _drain(self) -> None:
+        """Stop at this superstep boundary: everything finished is saved, then GraphDrained."""
+        from foldgraph.errors import GraphDrained
+
+        self.flush_final()
+        self._close_writer(raise_errors=True)
+        config = None
+        if self.checkpointer is not None and self.snapshot.id:
+            config = self._address(self.snapshot.id)
+        raise GraphDrained(self.control.drain_reason or "shutdown", config=config)
 
     def _flush_exit(self, tasks: Sequence[Task]) -> None:
         """With durability "exit", a run that stops mid-step saves its checkpoint and writes."""
@@ -185,6 +221,15 @@ class Run:
     # -- the run --------------------------------------------------------------------------
 
     def steps(self) -> Generator[Emit | Execute, Results | None, None]:
+        """The run; background checkpoint writes are all done when it ends, however it ends."""
+        try:
+            yield from self._steps()
+        except BaseException:
+            self._close_writer(raise_errors=False)
+            raise
+        self._close_writer(raise_errors=True)
+
+    def _steps(self) -> Generator[Emit | Execute, Results | None, None]:
         graph = self.graph
         spec = graph.spec
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
@@ -194,6 +239,7 @@ class Run:
         self.stop = self._loaded_step + 2 + limit
         skip_before = resuming
         task_events = "tasks" in self.modes or "debug" in self.modes
+        control = self.control
         while True:
             snapshot = self.snapshot
             step = snapshot.step + 1
@@ -220,6 +266,10 @@ class Run:
                 yield from self._stop_at_breakpoint()
                 return
             skip_before = False
+            # After the breakpoint check, as LangGraph: a resume passes the next step's
+            # breakpoints, so draining in front of one would skip it.
+            if control is not None and control.drain_requested:
+                self._drain()
 
             # Tasks that finished in an earlier attempt of this step keep their writes.
             done = {t.id: self._pending.get(t.id) for t in tasks} if self._pending else {}
@@ -261,8 +311,10 @@ class Run:
                 self._pending = {}
             self._pending = {}
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
+            if START in graph.runners:  # an entrypoint has no START node
+                graph.runners[START].give_input_ids(value)
             self.snapshot = self.stamp(
-                apply(spec, self.snapshot, [(input_task, [(START, value)])]), "input"
+                apply(spec, self.snapshot, [(input_task, graph._input_writes(value))]), "input"
             )
             self.save(self.snapshot)
             if self.checkpointer is not None and (
@@ -362,13 +414,24 @@ class Run:
             if any(c == INTERRUPT for c, _ in self._pending.get(t.id, ()))
             and not _finished(self._pending.get(t.id))
         ]
-        if is_interrupt_id_map(resume):
-            by_id: dict[str, Task] = {}
-            for t in waiting:
-                for c, v in self._pending.get(t.id, ()):
+        by_id: dict[str, Task] = {}
+        for t in waiting:
+            for c, v in self._pending.get(t.id, ()):
+                if c == INTERRUPT:
+                    for intr in v:
+                        by_id[intr.id] = t
+        if len(by_id) > 0:
+            # An interrupt raised inside a functional-API task call is answered there.
+            planned = {t.id for t in tasks}
+            for tid, writes in self._pending.items():
+                if tid in planned or _finished(writes):
+                    continue
+                for c, v in writes:
                     if c == INTERRUPT:
                         for intr in v:
-                            by_id[intr.id] = t
+                            if intr.id in by_id:
+                                by_id[intr.id] = _call_task(tid)
+        if is_interrupt_id_map(resume):
             for iid, val in resume.items():
                 t = by_id.get(iid)
                 if t is None:
@@ -384,8 +447,12 @@ class Run:
                 "Command(resume={interrupt.id: value, ...}) using the ids from "
                 "get_state(config).interrupts."
             )
-        for t in waiting:
-            self._add_resume(t, resume, resume)
+        owners = {t.id: t for t in by_id.values()}
+        if len(owners) == 1:
+            self._add_resume(next(iter(owners.values())), resume, resume)
+        else:
+            # Several calls of one task wait: the first interrupt() to run again takes it.
+            self.null_resume.append(resume)
 
     def _add_resume(self, task: Task, value: Any, raw: Any) -> None:
         self.resumed[task.id] = raw
@@ -435,6 +502,8 @@ class Run:
                         )
                     )
                 continue
+            if result.calls:
+                chunks.extend(self._record_calls(result.calls, step))
             if result.parent_command is not None:
                 errors.append(result)
                 continue
@@ -465,6 +534,12 @@ class Run:
                     error = [(ERROR, _error_repr(r.error))]
                     self._pending[r.task.id] = [*self._pending.get(r.task.id, []), *error]
                     self.save_writes(r.task, error)
+                    if "tasks" in self.modes or "debug" in self.modes:
+                        chunks.extend(
+                            emit.task_result(
+                                graph, self.ns, self.modes, r.task, None, step, error=r.error
+                            )
+                        )
             self._flush_exit(tasks)
             if first.parent_command is not None:
                 if self.nested:
@@ -482,6 +557,13 @@ class Run:
                 self.interrupts.extend(r.interrupts)
             self._flush_exit(tasks)
             chunks.extend(self._emit_interrupts([r.interrupts for r in interrupted]))
+            if "tasks" in self.modes or "debug" in self.modes:
+                for r in interrupted:
+                    chunks.extend(
+                        emit.task_result(
+                            graph, self.ns, self.modes, r.task, None, step, interrupts=r.interrupts
+                        )
+                    )
             if task_writes:
                 # What the finished tasks wrote shows in the output, though no step committed.
                 self.output_snapshot = apply(graph.spec, snapshot, task_writes)
@@ -498,11 +580,23 @@ class Run:
         self._pending = {}
         self.save(new)
         self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
+        # As in LangGraph, the output and the values stream follow what tasks wrote: a
+        # step that only cleared a channel (an EphemeralValue nobody wrote) shows nothing.
+        written = {c for _, ws in task_writes for c, _ in ws}
+        if written & graph._output_set:
+            self.last_output = new
         if "values" in self.modes:
-            chunks.extend(emit.values(graph, self.ns, new))
+            chunks.extend(emit.values(graph, self.ns, new, changed=written))
         if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
             chunks.extend(self._emit_checkpoint(new))
         return "ok"
+
+    def _record_calls(self, calls: Sequence[CallRecord], step: int) -> Generator[Emit, Any, None]:
+        """Save the functional-API task calls that ended, and stream them."""
+        for record in calls:
+            self._pending[record.task.id] = list(record.writes)
+            self.save_writes(record.task, record.writes)
+            yield from emit.call(self.ns, self.modes, record, step)
 
     def flush_final(self) -> None:
         if self.durability == "exit":
@@ -539,6 +633,11 @@ def _finished(writes: Sequence[tuple[str, Any]] | None) -> bool:
     if not writes:
         return False
     return any(c not in (INTERRUPT, RESUME, ERROR) for c, _ in writes)
+
+
+def _call_task(tid: str) -> Task:
+    """A functional-API call known only by the id its writes are saved under."""
+    return Task(id=tid, name="", path=(PUSH,), triggers=(PUSH,), input=None)
 
 
 def _breakpoint(nodes: Sequence[str], tasks: Sequence[Task]) -> bool:

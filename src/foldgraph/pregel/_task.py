@@ -16,7 +16,11 @@ from typing import Any
 from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.names import PREVIOUS
 from foldgraph._kernel.snapshot import Task
+from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
@@ -62,6 +66,8 @@ class _Scope(TaskScope):
         self._config: dict[str, Any] | None = None
         self._runtime: Any = None
         self._pad: Scratchpad | None = None
+        self.calls = None
+        self.loop = None
 
     @property  # type: ignore[override]
     def config(self) -> dict[str, Any]:
@@ -80,6 +86,10 @@ class _Scope(TaskScope):
         if runtime is None:
             run, task = self._run, self._task
             runtime = run.runtime
+            previous = run.snapshot.values.get(PREVIOUS, MISSING)
+            if previous is not MISSING:
+                # What an entrypoint saved on its last run of this thread.
+                runtime = runtime.override(previous=thaw(previous))
             if run.checkpointer is not None or runtime.execution_info is not None:
                 runtime = runtime.override(
                     execution_info=ExecutionInfo(
@@ -92,6 +102,10 @@ class _Scope(TaskScope):
             self._runtime = runtime
         return runtime
 
+    @runtime.setter
+    def runtime(self, value: Any) -> None:
+        self._runtime = value
+
     @property  # type: ignore[override]
     def scratchpad(self) -> Scratchpad:
         pad = self._pad
@@ -103,6 +117,10 @@ class _Scope(TaskScope):
                 null_resume=run.null_resume,
             )
         return pad
+
+    @scratchpad.setter
+    def scratchpad(self, value: Scratchpad) -> None:
+        self._pad = value
 
 
 class _LazyConfig(dict):  # type: ignore[type-arg]
@@ -245,6 +263,16 @@ async def _aroute(
     return out
 
 
+def _before_call(task: Task, value: Any) -> InputBefore | None:
+    # A Send's argument is not state: changing it loses nothing the graph keeps.
+    return None if task.is_push else before_call(value)
+
+
+def _check_mutations(run: Run, runner: NodeRunner, before: InputBefore, result: NodeOutput) -> None:
+    written = {c for c, _ in result.writes}
+    warn_unreturned(runner.name, before, run.graph.spec.channels, run.snapshot.values, written)
+
+
 def run_task(run: Run, task: Task, step: int) -> TaskResult:
     """Run one task on this thread and report how it ended (never raises for node errors)."""
     runner = run.graph.runners[task.name]
@@ -257,11 +285,16 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     t2 = var_child_runnable_config.set(_child_config(scope, runner))  # type: ignore[arg-type]
     try:
         cached = False
+        before = None
         if runner.is_start:
             output = value
         else:
+            if runner.warn_unreturned_mutations:
+                before = _before_call(task, value)
             output, cached = _call_cached(run, runner, value, scope)
         result = _writes(run, runner, output)
+        if before is not None:
+            _check_mutations(run, runner, before, result)
         branch_results = _route(run, runner, result, scope, output) if runner.branches else None
         outcome = _finish(run, task, runner, result, cached, scope, branch_results)
     except GraphInterrupt as exc:
@@ -274,6 +307,9 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     finally:
         var_child_runnable_config.reset(t2)
         TASK_SCOPE.reset(t1)
+    if scope.calls is not None:
+        scope.calls.wait()
+        outcome = outcome._replace(calls=tuple(scope.calls.records))
     if traced is not None:
         _end_chain_run(traced, outcome)
     return outcome
@@ -283,6 +319,7 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     """Async twin of `run_task`."""
     runner = run.graph.runners[task.name]
     scope = _Scope(run, task, step)
+    scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
     traced = None
     if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
@@ -291,11 +328,16 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     t2 = var_child_runnable_config.set(_child_config(scope, runner))  # type: ignore[arg-type]
     try:
         cached = False
+        before = None
         if runner.is_start:
             output = value
         else:
+            if runner.warn_unreturned_mutations:
+                before = _before_call(task, value)
             output, cached = await _acall_cached(run, runner, value, scope)
         result = _writes(run, runner, output)
+        if before is not None:
+            _check_mutations(run, runner, before, result)
         branch_results = (
             await _aroute(run, runner, result, scope, output) if runner.branches else None
         )
@@ -310,6 +352,9 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     finally:
         var_child_runnable_config.reset(t2)
         TASK_SCOPE.reset(t1)
+    if scope.calls is not None:
+        await scope.calls.await_all()
+        outcome = outcome._replace(calls=tuple(scope.calls.records))
     if traced is not None:
         await _aend_chain_run(traced, outcome)
     return outcome

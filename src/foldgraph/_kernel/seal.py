@@ -1,0 +1,98 @@
+"""Seals: fingerprints of stored values, taken when they are written, checked on replay.
+
+The snapshot owns the top level of every value (see `frozen`), but what lies
+below it (a message, a nested list, a pydantic model's fields, a set inside a
+dict) is shared with the code that wrote or read it, because copying it on
+every read would cost a Python-level walk per step. Such an object can still be
+changed in place after it was checkpointed. A seal makes that visible: `apply`
+records, per channel, a fingerprint of the value it stored, and
+`verify_replay` recomputes it from what the checkpoint holds now; a difference
+names the checkpoint and the channel.
+
+Cost, measured: a fingerprint is `zlib.crc32(pickle.dumps(value))` (C-level),
+~2.7 us for a chat message and ~0.7 ms for 100 lists of 1 000 strings; atoms
+(int, str, ...) cost one type lookup and no fingerprint. Growing channels are
+sealed incrementally: a channel's seal is the sum (mod 2^64) of its items'
+fingerprints, so an append adds only the new items' fingerprints and a step
+costs O(appended), whatever the history length. Seals live in the snapshot
+(`Snapshot.seals`, saved as the checkpoint's `channel_seals`), so they hold in
+every durability mode and with any saver that keeps the checkpoint's keys.
+
+A value pickle cannot encode (a lock, a generator) gets no seal: its changes
+cannot be detected, and it is left out of the check rather than reported.
+"""
+
+from __future__ import annotations
+
+import pickle
+import zlib
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel._vector import Vector
+from foldgraph._kernel.frozen import FrozenBytes
+
+__all__ = [
+    "Fingerprint",
+    "fingerprint",
+    "seal_items",
+    "seal_value",
+    "seal_vector",
+    "step_fingerprint",
+]
+
+Fingerprint = Callable[[Any], int]
+
+_MASK = (1 << 64) - 1
+_IMMUTABLE = frozenset({int, float, complex, str, bytes, bool, type(None), FrozenBytes, range})
+
+
+def fingerprint(value: Any) -> int:
+    """A 64-bit fingerprint of the value's content; 0 for atoms and unpicklable values."""
+    if type(value) in _IMMUTABLE:
+        return 0
+    try:
+        data = pickle.dumps(value, 5)
+    except Exception:
+        return 0
+    return ((zlib.crc32(data) << 32) | (len(data) & 0xFFFFFFFF)) or 1
+
+
+def seal_items(items: Iterable[Any], fp: Fingerprint = fingerprint) -> int:
+    """The seal of a collection: the sum of its items' fingerprints (order-free, additive)."""
+    return sum(map(fp, items)) & _MASK
+
+
+def seal_value(old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+    """The seal of a value replaced as a whole (last-value channels, generic reducers)."""
+    if new is old:  # a reducer that kept its value: the seal it had still holds
+        return old_seal
+    return 0 if new is MISSING else fp(new)
+
+
+def step_fingerprint() -> Fingerprint:
+    """`fingerprint` remembered per object for one step, where one object is often
+    written to several channels (or several times into one)."""
+    memo: dict[int, tuple[Any, int]] = {}
+
+    def fp(value: Any) -> int:
+        if type(value) in _IMMUTABLE:
+            return 0
+        hit = memo.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        got = fingerprint(value)
+        memo[id(value)] = (value, got)
+        return got
+
+    return fp
+
+
+def seal_vector(old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+    """The seal of a persistent vector: O(appended) when `new` extends `old` by appends."""
+    if type(new) is not Vector:
+        return seal_value(old_seal, old, new, fp)
+    if type(old) is Vector and new.extends(old):
+        return (old_seal + seal_items(new.items_from(len(old)), fp)) & _MASK
+    return seal_items(new.to_tuple(), fp)

@@ -1,0 +1,130 @@
+"""Deltas between two versions of a channel's stored form, and their replay.
+
+foldgraph's reducer channels keep persistent stored forms: `Vector` for
+`operator.add` lists and `MessageLog` for `add_messages`. A new version of
+such a value usually differs from the previous one by a few appended items
+(and, for messages, a few slots replaced or tombstoned). `diff(old, new)`
+finds exactly that, without trusting how `new` was made: the untouched prefix
+is compared as a whole in C (`immutables.Map.__eq__`, identity first), so a
+step costs O(n) C comparisons plus O(k) Python work for k changed items, and
+only when the prefix differs is it walked in Python to find the patches.
+
+A delta is a small dict (what the codec stores):
+
+    {"f": "V", "p": [[i, item], ...], "t": [items appended]}
+    {"f": "L", "p": [[slot, message or None], ...], "t": [...],
+     "m": minted, "g": gone, "fg": first_gone}          # None = tombstone
+
+`apply_delta(base, delta)` rebuilds the new version from the base version in
+O(k log n). Anything else (other types, shrinking, a log with repeated ids,
+patches touching over a quarter of the items) is stored as a full value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import immutables
+
+from foldgraph._kernel._vector import Vector
+from foldgraph._kernel.message_log import _GONE, MessageLog
+
+__all__ = ["apply_delta", "diff"]
+
+
+def _diff_slots(old: Vector, new: Vector) -> tuple[list[list[Any]], list[Any]] | None:
+    n_old, n_new = len(old), len(new)
+    if n_new < n_old:
+        return None
+    old_items: immutables.Map = old._items
+    new_items: immutables.Map = new._items
+    if n_new == n_old:
+        prefix = new_items
+    else:
+        cut = new_items.mutate()
+        for i in range(n_old, n_new):
+            del cut[i]
+        prefix = cut.finish()
+    patches: list[list[Any]] = []
+    if prefix is not old_items and prefix != old_items:
+        for i in range(n_old):
+            a, b = old_items[i], new_items[i]
+            if a is not b and (a is _GONE or b is _GONE or a != b or type(a) is not type(b)):
+                patches.append([i, b])
+        if len(patches) * 4 > n_old:
+            return None
+    tail = [new_items[i] for i in range(n_old, n_new)]
+    return patches, tail
+
+
+def diff(old: Any, new: Any) -> dict[str, Any] | None:
+    """The delta turning `old` into `new`, or None when a full value should be stored."""
+    if type(old) is not type(new):
+        return None
+    if type(new) is Vector:
+        found = _diff_slots(old, new)
+        if found is None:
+            return None
+        return {"f": "V", "p": found[0], "t": found[1]}
+    if type(new) is MessageLog:
+        if old.shadowed or new.shadowed:
+            return None
+        found = _diff_slots(old.messages, new.messages)
+        if found is None:
+            return None
+        patches, tail = found
+        for p in patches:
+            if p[1] is _GONE:
+                p[1] = None
+        tail = [None if m is _GONE else m for m in tail]
+        return {
+            "f": "L",
+            "p": patches,
+            "t": tail,
+            "m": new.minted,
+            "g": new.gone,
+            "fg": new.first_gone,
+        }
+    return None
+
+
+def apply_delta(base: Any, delta: dict[str, Any]) -> Any:
+    """The value `delta` describes on top of `base` (what `diff(base, new)` returned)."""
+    form = delta["f"]
+    if form == "V":
+        if type(base) is not Vector:
+            raise ValueError(f"a list delta needs a Vector base, got {type(base).__name__}")
+        ev = base.evolver()
+        for i, item in delta["p"]:
+            ev[i] = item
+        for item in delta["t"]:
+            ev.append(item)
+        return ev.persistent()
+    if form == "L":
+        if type(base) is not MessageLog:
+            raise ValueError(f"a messages delta needs a MessageLog base, got {type(base).__name__}")
+        slots = base.messages.evolver()
+        index = base.index.mutate()
+        for i, m in delta["p"]:
+            old = slots[i]
+            if old is not _GONE and index.get(old.id) == i:
+                del index[old.id]
+            if m is None:
+                slots[i] = _GONE
+            else:
+                slots[i] = m
+                index[m.id] = i
+        for m in delta["t"]:
+            if m is None:
+                slots.append(_GONE)
+                continue
+            index[m.id] = len(slots)
+            slots.append(m)
+        return MessageLog(
+            messages=slots.persistent(),
+            index=index.finish(),
+            gone=delta["g"],
+            first_gone=delta["fg"],
+            minted=delta["m"],
+        )
+    raise ValueError(f"unknown delta form {form!r}")

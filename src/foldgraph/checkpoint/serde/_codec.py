@@ -1,0 +1,565 @@
+"""The one value codec behind every durable saver: a cattrs converter to tagged JSON.
+
+Values are unstructured by a `cattrs.BaseConverter` whose hooks are
+registered per type (primitives, containers, datetimes, enums, attrs
+classes, dataclasses, pydantic models, named tuples, langchain-core
+messages, foldgraph's persistent stored forms) into a tree of JSON values.
+JSON natives stay as they are; everything else becomes an object with a tag
+under the key `"!"`: `{"!": "t", "v": [1, 2]}` is the tuple `(1, 2)`. A
+user dict that itself has a `"!"` key, or non-string keys, is tagged too,
+so a tree decodes back to exactly one value.
+
+Decoding never imports anything and never calls anything a payload names.
+A tag that names a class (`"c": "module:QualName"`) is looked up in a
+`TypeRegistry`, an allowlist of class *objects* the program already holds:
+built-ins, langchain-core messages (rebuilt through langchain-core's own
+`messages_from_dict`, which maps a short type name to a message class),
+foldgraph's types, the types a compiled graph's schemas name, and types the
+user registers. A name that is not there is refused with
+`UnregisteredTypeError`, before any import could happen. Objects are
+rebuilt field by field without running `__init__` (attrs classes and
+dataclasses, `init=False` fields included) or with `model_construct`
+(pydantic), so decoding runs no validator or user code.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import datetime as dt
+import decimal
+import enum
+import functools
+import math
+import threading
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import attrs
+import cattrs
+import immutables
+from pyrsistent import PMap, PSet, PVector, pmap, pset, pvector
+
+from foldgraph._kernel._vector import Vector, vector
+from foldgraph._kernel.frozen import FrozenDict, FrozenList
+from foldgraph.errors import SerializationError, UnregisteredTypeError
+
+__all__ = ["Codec", "TypeRegistry", "type_name"]
+
+TAG = "!"
+
+
+def type_name(cls: type) -> str:
+    """The name a class is stored under: `module:QualName`."""
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+class _PathError(Exception):
+    """An encode/decode failure on its way up, collecting the path to the bad value."""
+
+    def __init__(self, parts: list[str], cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.parts = parts
+        self.cause = cause
+
+
+def _fail(segment: str, exc: BaseException) -> _PathError:
+    if isinstance(exc, _PathError):
+        exc.parts.append(segment)
+        return exc
+    return _PathError([segment], exc)
+
+
+def render_path(parts: list[str], root: str = "") -> str:
+    """Path segments (collected innermost first) as `root[3].field['key']`."""
+    return root + "".join(reversed(parts))
+
+
+class TypeRegistry:
+    """Classes a payload may name: an allowlist of class objects, never of import paths.
+
+    `allowed_modules` entries as LangGraph spells them (`("pkg.mod", "Name")`)
+    are matched by name and resolved by importing `pkg.mod` only because the
+    user listed it; payload names alone never cause an import.
+    """
+
+    def __init__(self, types: Iterable[type] = (), modules: Iterable[tuple[str, ...]] = ()) -> None:
+        self._types: dict[str, type] = {}
+        self._modules: set[tuple[str, ...]] = set()
+        self._lock = threading.Lock()
+        self.register(*types)
+        self.allow_modules(modules)
+
+    def register(self, *types: type) -> None:
+        with self._lock:
+            for cls in types:
+                if isinstance(cls, type):
+                    self._types[type_name(cls)] = cls
+
+    def allow_modules(self, modules: Iterable[tuple[str, ...]]) -> None:
+        with self._lock:
+            self._modules.update(tuple(m) for m in modules)
+
+    def copy(self) -> TypeRegistry:
+        clone = TypeRegistry()
+        clone._types = dict(self._types)
+        clone._modules = set(self._modules)
+        return clone
+
+    def __contains__(self, cls: type) -> bool:
+        return self._types.get(type_name(cls)) is cls
+
+    def lookup(self, name: str) -> type:
+        found = self._types.get(name)
+        if found is not None:
+            return found
+        module, _, qualname = name.partition(":")
+        key = (*module.split("."), qualname)
+        if key in self._modules or (module, qualname) in self._modules:
+            import importlib
+
+            obj: Any = importlib.import_module(module)
+            for part in qualname.split("."):
+                obj = getattr(obj, part)
+            if isinstance(obj, type):
+                self.register(obj)
+                return obj
+        raise UnregisteredTypeError(
+            f"Refused to deserialize {module}.{qualname}: the type is not on the serializer's "
+            "allowlist, so nothing was imported or called. If this type belongs in your "
+            "checkpoints, register it: `JsonPlusSerializer(allowed_types=[YourType])`, "
+            "`saver.serde.register(YourType)`, or name it in the graph's state schema."
+        )
+
+
+def _builtin_types() -> list[type]:
+    import builtins
+
+    from foldgraph import types as fg_types
+
+    exceptions = [
+        v for v in vars(builtins).values() if isinstance(v, type) and issubclass(v, BaseException)
+    ]
+    ours = [fg_types.Interrupt, fg_types.Command, fg_types.Overwrite, fg_types.CachePolicy]
+    ours += [fg_types.RetryPolicy, fg_types.PregelTask]
+    return exceptions + ours
+
+
+def _is_pydantic(cls: type) -> bool:
+    return hasattr(cls, "model_fields") and hasattr(cls, "model_construct")
+
+
+def _is_namedtuple(cls: type) -> bool:
+    return issubclass(cls, tuple) and hasattr(cls, "_fields")
+
+
+class Codec:
+    """Values <-> JSON bytes, with a registry deciding which classes decoding may build.
+
+    `learn=True` adds every attrs/dataclass/pydantic/enum type the codec
+    encodes to the registry: a type the program itself stored is one it
+    uses. Turn it off to accept only registered types.
+    """
+
+    def __init__(self, registry: TypeRegistry | None = None, *, learn: bool = True) -> None:
+        import json
+
+        self.registry = registry if registry is not None else TypeRegistry(_builtin_types())
+        self.learn = learn
+        self._dumps = json.JSONEncoder(
+            ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        ).encode
+        self._loads = json.JSONDecoder().decode
+        self.converter = self._build_converter()
+        self._decoders = self._build_decoders()
+
+    # -- encoding ---------------------------------------------------------------------------
+
+    def _build_converter(self) -> cattrs.BaseConverter:
+        c = cattrs.BaseConverter()
+        enc = c.unstructure
+
+        def identity(o: Any) -> Any:
+            return o
+
+        def flt(o: float) -> Any:
+            if math.isfinite(o):
+                return o
+            return {TAG: "f", "v": repr(o)}
+
+        def seq(o: Any) -> list[Any]:
+            out = []
+            for i, item in enumerate(o):
+                try:
+                    out.append(enc(item))
+                except Exception as exc:
+                    raise _fail(f"[{i}]", exc) from None
+            return out
+
+        def mapping_items(o: Any) -> list[list[Any]]:
+            out = []
+            for k, v in o.items():
+                try:
+                    out.append([enc(k), enc(v)])
+                except Exception as exc:
+                    raise _fail(f"[{k!r}]", exc) from None
+            return out
+
+        def dct(o: dict[Any, Any]) -> Any:
+            if TAG in o or not all(type(k) is str for k in o):
+                return {TAG: "d", "v": mapping_items(o)}
+            out = {}
+            for k, v in o.items():
+                try:
+                    out[k] = enc(v)
+                except Exception as exc:
+                    raise _fail(f"[{k!r}]", exc) from None
+            return out
+
+        def tagged_seq(tag: str) -> Callable[[Any], Any]:
+            return lambda o: {TAG: tag, "v": seq(o)}
+
+        def tagged_map(tag: str) -> Callable[[Any], Any]:
+            return lambda o: {TAG: tag, "v": mapping_items(o)}
+
+        def fields_of(o: Any, names: Iterable[str]) -> dict[str, Any]:
+            out = {}
+            for name in names:
+                try:
+                    out[name] = enc(getattr(o, name))
+                except AttributeError:
+                    continue  # an unset slot / init=False field with no value yet
+                except Exception as exc:
+                    raise _fail(f".{name}", exc) from None
+            return out
+
+        def remember(cls: type) -> str:
+            if self.learn and cls not in self.registry:
+                self.registry.register(cls)
+            return type_name(cls)
+
+        def attrs_obj(o: Any) -> Any:
+            cls = type(o)
+            return {
+                TAG: "o",
+                "c": remember(cls),
+                "v": fields_of(o, (a.name for a in attrs.fields(cls))),
+            }
+
+        def dc_obj(o: Any) -> Any:
+            cls = type(o)
+            names = (f.name for f in dataclasses.fields(o))
+            return {TAG: "o", "c": remember(cls), "v": fields_of(o, names)}
+
+        def pyd_obj(o: Any) -> Any:
+            cls = type(o)
+            out: dict[str, Any] = {
+                TAG: "p",
+                "c": remember(cls),
+                "v": fields_of(o, type(o).model_fields),
+                "s": sorted(o.model_fields_set),
+            }
+            extra = getattr(o, "__pydantic_extra__", None)
+            if extra:
+                out["x"] = dct(dict(extra))
+            return out
+
+        def namedtuple_obj(o: Any) -> Any:
+            return {TAG: "n", "c": remember(type(o)), "v": seq(o)}
+
+        def enum_obj(o: enum.Enum) -> Any:
+            try:
+                value = enc(o.value)
+            except Exception as exc:
+                raise _fail(".value", exc) from None
+            return {TAG: "e", "c": remember(type(o)), "v": value}
+
+        def message(o: Any) -> Any:
+            from langchain_core.messages import message_to_dict
+
+            d = message_to_dict(o)
+            raw = d["data"]
+            raw.pop("type", None)
+            for name, default in _message_defaults(type(o)):
+                if name in raw and raw[name] == default:
+                    del raw[name]  # rebuilt from the field's default when read
+            try:
+                data = dct(raw)
+            except _PathError as exc:
+                # The message's own field names read better than its dump's keys.
+                if exc.parts and exc.parts[-1].startswith("["):
+                    exc.parts[-1] = "." + exc.parts[-1][2:-2]
+                raise
+            return {TAG: "m", "t": d["type"], "v": data}
+
+        def send(o: Any) -> Any:
+            try:
+                arg = enc(o.arg)
+            except Exception as exc:
+                raise _fail(".arg", exc) from None
+            return {TAG: "S", "n": o.node, "a": arg, "to": o.timeout}
+
+        def message_log(o: Any) -> Any:
+            from foldgraph._kernel.message_log import _GONE
+
+            slots = [None if m is _GONE else m for m in o.messages]
+            return {TAG: "L", "v": seq(slots), "n": o.minted}
+
+        def exc_obj(o: BaseException) -> Any:
+            return {TAG: "x", "c": remember(type(o)), "a": seq(o.args), "r": repr(o)}
+
+        def refuse(o: Any) -> Any:
+            raise TypeError(
+                f"Object of type {type(o).__module__}.{type(o).__qualname__} is not "
+                "serializable: store plain data, attrs classes, dataclasses, pydantic models, "
+                "enums or langchain-core messages in checkpoints"
+            )
+
+        def is_message(t: type) -> bool:
+            try:
+                from langchain_core.messages import BaseMessage
+            except ImportError:  # pragma: no cover - langchain-core is a dependency
+                return False
+            return isinstance(t, type) and issubclass(t, BaseMessage)
+
+        from foldgraph._kernel.message_log import MessageLog
+        from foldgraph.types import Send
+
+        def exact(t: type) -> Callable[[type], bool]:
+            return lambda x: x is t
+
+        # Registered last = checked first.
+        rules: list[tuple[Callable[[type], bool], Callable[[Any], Any]]] = [
+            (lambda t: True, refuse),
+            (lambda t: isinstance(t, type) and issubclass(t, BaseException), exc_obj),
+            (lambda t: isinstance(t, type) and _is_namedtuple(t), namedtuple_obj),
+            (lambda t: isinstance(t, type) and dataclasses.is_dataclass(t), dc_obj),
+            (lambda t: isinstance(t, type) and attrs.has(t), attrs_obj),
+            (lambda t: isinstance(t, type) and _is_pydantic(t), pyd_obj),
+            (lambda t: isinstance(t, type) and issubclass(t, enum.Enum), enum_obj),
+            (is_message, message),
+            (exact(Send), send),
+            (exact(MessageLog), message_log),
+            (exact(type(None)), identity),
+            (exact(bool), identity),
+            (exact(int), identity),
+            (exact(str), identity),
+            (exact(float), flt),
+            (exact(list), seq),
+            (exact(dict), dct),
+            (exact(tuple), tagged_seq("t")),
+            (exact(set), tagged_seq("s")),
+            (exact(frozenset), tagged_seq("fs")),
+            (exact(bytes), lambda o: {TAG: "b", "v": base64.b64encode(o).decode("ascii")}),
+            (exact(bytearray), lambda o: {TAG: "ba", "v": base64.b64encode(o).decode("ascii")}),
+            (exact(dt.datetime), lambda o: {TAG: "dt", "v": o.isoformat()}),
+            (exact(dt.date), lambda o: {TAG: "da", "v": o.isoformat()}),
+            (exact(dt.time), lambda o: {TAG: "ti", "v": o.isoformat()}),
+            (
+                exact(dt.timedelta),
+                lambda o: {TAG: "td", "v": [o.days, o.seconds, o.microseconds]},
+            ),
+            (exact(uuid.UUID), lambda o: {TAG: "u", "v": str(o)}),
+            (exact(decimal.Decimal), lambda o: {TAG: "dec", "v": str(o)}),
+            (exact(complex), lambda o: {TAG: "c", "v": [o.real, o.imag]}),
+            (lambda t: t is Vector or t is FrozenList, tagged_seq("V")),
+            (lambda t: isinstance(t, type) and issubclass(t, PVector), tagged_seq("pv")),
+            (lambda t: isinstance(t, type) and issubclass(t, PSet), tagged_seq("ps")),
+            (lambda t: isinstance(t, type) and issubclass(t, PMap), tagged_map("pm")),
+            (exact(FrozenDict), tagged_map("FD")),
+            (exact(immutables.Map), tagged_map("im")),
+        ]
+        for predicate, hook in rules:
+            c.register_unstructure_hook_func(predicate, hook)
+
+        # cattrs dispatches str and bytes (and their subclasses, e.g. StrEnum) by class
+        # before any predicate: route them through the same rules.
+        chosen: dict[type, Callable[[Any], Any]] = {}
+
+        def by_rules(o: Any) -> Any:
+            t = type(o)
+            hook = chosen.get(t)
+            if hook is None:
+                hook = next(h for p, h in reversed(rules) if p(t))
+                chosen[t] = hook
+            return hook(o)
+
+        c.register_unstructure_hook(str, by_rules)
+        c.register_unstructure_hook(bytes, by_rules)
+        return c
+
+    def encode(self, value: Any, root: str = "value") -> Any:
+        """`value` as a JSON-able tree; a failure names the path to the bad part."""
+        try:
+            return self.converter.unstructure(value)
+        except _PathError as exc:
+            raise SerializationError(
+                f"Cannot serialize {render_path(exc.parts, root)}: {exc.cause}",
+                path=render_path(exc.parts, root),
+            ) from exc.cause
+        except Exception as exc:
+            raise SerializationError(f"Cannot serialize {root}: {exc}", path=root) from exc
+
+    def dumps(self, value: Any, root: str = "value") -> bytes:
+        return self._dumps(self.encode(value, root)).encode("utf-8")
+
+    # -- decoding ---------------------------------------------------------------------------
+
+    def _build_decoders(self) -> dict[str, Callable[[dict[str, Any]], Any]]:
+        dec = self.decode_tree
+        registry = self.registry
+
+        def items(v: list[list[Any]]) -> list[tuple[Any, Any]]:
+            return [(_hashable(dec(k)), dec(x)) for k, x in v]
+
+        def obj(t: dict[str, Any]) -> Any:
+            cls = registry.lookup(t["c"])
+            if not (dataclasses.is_dataclass(cls) or attrs.has(cls)):
+                raise UnregisteredTypeError(f"{t['c']} is not an attrs class or a dataclass")
+            new = object.__new__(cls)
+            for name, raw in t["v"].items():
+                object.__setattr__(new, name, dec(raw))
+            return new
+
+        def pyd(t: dict[str, Any]) -> Any:
+            cls = registry.lookup(t["c"])
+            if not _is_pydantic(cls):
+                raise UnregisteredTypeError(f"{t['c']} is not a pydantic model")
+            values = {name: dec(raw) for name, raw in t["v"].items()}
+            if "x" in t:
+                values.update(dec(t["x"]))
+            return cls.model_construct(_fields_set=set(t["s"]), **values)
+
+        def named(t: dict[str, Any]) -> Any:
+            cls = registry.lookup(t["c"])
+            if not _is_namedtuple(cls):
+                raise UnregisteredTypeError(f"{t['c']} is not a named tuple")
+            return cls(*[dec(x) for x in t["v"]])
+
+        def enm(t: dict[str, Any]) -> Any:
+            cls = registry.lookup(t["c"])
+            if not issubclass(cls, enum.Enum):
+                raise UnregisteredTypeError(f"{t['c']} is not an enum")
+            return cls(dec(t["v"]))
+
+        def message(t: dict[str, Any]) -> Any:
+            from langchain_core.messages import messages_from_dict
+
+            return messages_from_dict([{"type": t["t"], "data": dec(t["v"])}])[0]
+
+        def send(t: dict[str, Any]) -> Any:
+            from foldgraph.types import Send
+
+            return Send(t["n"], dec(t["a"]), timeout=t.get("to"))
+
+        def exc(t: dict[str, Any]) -> Any:
+            try:
+                cls = registry.lookup(t["c"])
+            except UnregisteredTypeError:
+                return t["r"]
+            if not issubclass(cls, BaseException):
+                raise UnregisteredTypeError(f"{t['c']} is not an exception")
+            return cls(*[dec(a) for a in t["a"]])
+
+        def log(t: dict[str, Any]) -> Any:
+            return message_log_from_slots([dec(x) for x in t["v"]], t["n"])
+
+        return {
+            "t": lambda t: tuple(dec(x) for x in t["v"]),
+            "s": lambda t: {_hashable(dec(x)) for x in t["v"]},
+            "fs": lambda t: frozenset(_hashable(dec(x)) for x in t["v"]),
+            "d": lambda t: dict(items(t["v"])),
+            "f": lambda t: float(t["v"]),
+            "b": lambda t: base64.b64decode(t["v"]),
+            "ba": lambda t: bytearray(base64.b64decode(t["v"])),
+            "dt": lambda t: dt.datetime.fromisoformat(t["v"]),
+            "da": lambda t: dt.date.fromisoformat(t["v"]),
+            "ti": lambda t: dt.time.fromisoformat(t["v"]),
+            "td": lambda t: dt.timedelta(*t["v"]),
+            "u": lambda t: uuid.UUID(t["v"]),
+            "dec": lambda t: decimal.Decimal(t["v"]),
+            "c": lambda t: complex(*t["v"]),
+            "V": lambda t: vector(dec(x) for x in t["v"]),
+            "pv": lambda t: pvector(dec(x) for x in t["v"]),
+            "ps": lambda t: pset(_hashable(dec(x)) for x in t["v"]),
+            "pm": lambda t: pmap(dict(items(t["v"]))),
+            "FD": lambda t: FrozenDict(items(t["v"])),
+            "im": lambda t: immutables.Map(items(t["v"])),
+            "o": obj,
+            "p": pyd,
+            "n": named,
+            "e": enm,
+            "m": message,
+            "S": send,
+            "x": exc,
+            "L": log,
+        }
+
+    def decode_tree(self, tree: Any) -> Any:
+        """A JSON tree back into the value it encodes."""
+        t = type(tree)
+        if t is list:
+            return [self.decode_tree(x) for x in tree]
+        if t is dict:
+            tag = tree.get(TAG)
+            if tag is None:
+                return {k: self.decode_tree(v) for k, v in tree.items()}
+            decoder = self._decoders.get(tag)
+            if decoder is None:
+                raise SerializationError(f"Unknown tag {tag!r} in a stored value", path="")
+            return decoder(tree)
+        return tree
+
+    def loads(self, data: bytes | str) -> Any:
+        return self.decode_tree(self._loads(data if isinstance(data, str) else data.decode()))
+
+
+@functools.cache
+def _message_defaults(cls: type) -> tuple[tuple[str, Any], ...]:
+    """Fields of a message class with a plain default (None, "", [] or {})."""
+    out = []
+    for name, field in cls.model_fields.items():
+        if field.is_required() or name == "type":
+            continue
+        default = field.get_default(call_default_factory=True)
+        if default is None or default in ("", [], {}):
+            out.append((name, default))
+    return tuple(out)
+
+
+def _hashable(value: Any) -> Any:
+    # JSON has no tuples: dict keys and set members that were tuples come back tagged,
+    # so this only turns a bare list (never produced for a key) into something hashable.
+    return tuple(value) if isinstance(value, list) else value
+
+
+def message_log_from_slots(slots: list[Any], minted: int) -> Any:
+    """A `MessageLog` with exactly these slots (None = tombstone), index rebuilt."""
+    from foldgraph._kernel.message_log import _GONE, MessageLog
+
+    index: dict[Any, int] = {}
+    shadowed: dict[Any, tuple[int, ...]] = {}
+    messages = []
+    gone = 0
+    first_gone = 0
+    for i, m in enumerate(slots):
+        if m is None:
+            if not gone:
+                first_gone = i
+            gone += 1
+            messages.append(_GONE)
+            continue
+        messages.append(m)
+        previous = index.get(m.id)
+        if previous is not None:
+            shadowed[m.id] = (*shadowed.get(m.id, ()), previous)
+        index[m.id] = i
+    return MessageLog(
+        messages=vector(messages),
+        index=immutables.Map(index),
+        shadowed=immutables.Map(shadowed),
+        gone=gone,
+        first_gone=first_gone,
+        minted=minted,
+    )

@@ -1,0 +1,154 @@
+"""`JsonPlusSerializer`: LangGraph's serializer name and contract over foldgraph's codec.
+
+`dumps_typed(obj) -> (type, bytes)` and `loads_typed((type, bytes))` as in
+LangGraph. The type is `"null"`, `"bytes"`, `"bytearray"` or `"fgjson"`
+(tagged JSON, see `_codec`); `"pickle"` only when `pickle_fallback=True` was
+asked for explicitly. Decoding builds only allowlisted classes:
+
+>>> from dataclasses import dataclass
+>>> @dataclass
+... class Point:
+...     x: int
+>>> serde = JsonPlusSerializer(allowed_types=[Point])
+>>> serde.loads_typed(serde.dumps_typed(Point(1)))
+Point(x=1)
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from foldgraph.checkpoint.serde._codec import Codec, TypeRegistry, _builtin_types
+from foldgraph.checkpoint.serde.base import SerializerProtocol
+from foldgraph.checkpoint.serde.event_hooks import emit_serde_event
+from foldgraph.checkpoint.serde.types import SendProtocol
+from foldgraph.errors import SerializationError, UnregisteredTypeError
+from foldgraph.store.base import Item
+
+__all__ = ["EMPTY_BYTES", "InvalidModuleError", "Item", "JsonPlusSerializer", "SendProtocol"]
+
+FORMAT = "fgjson"
+EMPTY_BYTES = b""
+
+
+class InvalidModuleError(UnregisteredTypeError):
+    """LangGraph's name for a refused type; foldgraph raises `UnregisteredTypeError`."""
+
+
+class JsonPlusSerializer(SerializerProtocol):
+    """The serializer every foldgraph saver uses by default.
+
+    - `allowed_types`: classes decoding may build besides the built-in set
+      (exceptions, foldgraph's types, langchain-core messages).
+    - `allowed_msgpack_modules` / `allowed_json_modules`: LangGraph's spelling,
+      `("pkg.module", "Name")` pairs; `True` is refused (it would mean "any
+      importable class") unless `pickle_fallback` style trust is wanted, in
+      which case register the types instead.
+    - `learn`: remember the classes this serializer encodes (default): a type
+      the program stored itself is one it uses.
+    - `pickle_fallback`: pickle what the codec cannot encode. Off by default;
+      a pickled row runs code when read, so only use it on trusted storage.
+    """
+
+    def __init__(
+        self,
+        *,
+        pickle_fallback: bool = False,
+        allowed_json_modules: Iterable[tuple[str, ...]] | Literal[True] | None = None,
+        allowed_msgpack_modules: Iterable[tuple[str, ...] | type] | Literal[True] | None = None,
+        allowed_types: Iterable[type] = (),
+        learn: bool = True,
+        __unpack_ext_hook__: Any = None,
+    ) -> None:
+        if __unpack_ext_hook__ is not None:
+            raise NotImplementedError(
+                "__unpack_ext_hook__ customises LangGraph's msgpack decoding; foldgraph's "
+                "serializer stores tagged JSON: register types (allowed_types=[...]) instead."
+            )
+        self.pickle_fallback = pickle_fallback
+        registry = TypeRegistry(_builtin_types())
+        registry.register(*allowed_types)
+        for entries in (allowed_json_modules, allowed_msgpack_modules):
+            if entries is True:
+                raise ValueError(
+                    "foldgraph's serializer has no 'allow every importable class' mode: list "
+                    "the types (allowed_types=[...]) or their ('module', 'Name') pairs."
+                )
+            if entries:
+                self._add(registry, entries)
+        self.codec = Codec(registry, learn=learn)
+
+    @staticmethod
+    def _add(registry: TypeRegistry, entries: Iterable[Any]) -> None:
+        for entry in entries:
+            if isinstance(entry, type):
+                registry.register(entry)
+            else:
+                registry.allow_modules([tuple(entry)])
+
+    @property
+    def registry(self) -> TypeRegistry:
+        return self.codec.registry
+
+    def register(self, *types: type) -> None:
+        """Allow decoding to build `types` (in place: every saver sharing this serializer)."""
+        self.codec.registry.register(*types)
+
+    def with_msgpack_allowlist(
+        self, extra_allowlist: Iterable[tuple[str, ...] | type]
+    ) -> JsonPlusSerializer:
+        """A serializer that also accepts `extra_allowlist` (LangGraph's method name).
+
+        Schema types a compiled graph names are added here; the returned
+        serializer shares nothing mutable with this one.
+        """
+        clone = copy.copy(self)
+        registry = self.codec.registry.copy()
+        self._add(registry, extra_allowlist)
+        clone.codec = Codec(registry, learn=self.codec.learn)
+        return clone
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        if obj is None:
+            return "null", EMPTY_BYTES
+        if type(obj) is bytes:
+            return "bytes", obj
+        if type(obj) is bytearray:
+            return "bytearray", bytes(obj)
+        try:
+            return FORMAT, self.codec.dumps(obj)
+        except SerializationError:
+            if self.pickle_fallback:
+                return "pickle", pickle.dumps(obj)
+            raise
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        type_, payload = data
+        if type_ == "null":
+            return None
+        if type_ == "bytes":
+            return bytes(payload)
+        if type_ == "bytearray":
+            return bytearray(payload)
+        if type_ == FORMAT:
+            try:
+                return self.codec.loads(payload)
+            except UnregisteredTypeError as exc:
+                emit_serde_event({"kind": "refused", "module": "", "name": str(exc)})
+                raise
+        if type_ == "pickle" and self.pickle_fallback:
+            return pickle.loads(payload)
+        raise SerializationError(
+            f"Unknown serialization type {type_!r}"
+            + (": pickled data is only read with pickle_fallback=True" if type_ == "pickle" else "")
+        )
+
+    # Untyped helpers, for code written against LangGraph's `dumps`/`loads` pair.
+    def dumps(self, obj: Any) -> bytes:
+        return self.codec.dumps(obj)
+
+    def loads(self, data: bytes) -> Any:
+        return self.codec.loads(data)

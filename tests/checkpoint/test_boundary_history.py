@@ -1,0 +1,174 @@
+"""Stored history cannot be rewritten by user code, in every durability mode.
+
+Top-level lists, dicts, sets and bytearrays are copied on every read, so changing
+them changes no checkpoint. Objects below the top level (a message, a nested
+model, a set or bytearray inside a dict) are shared, as in LangGraph; changing one
+in place is caught by `verify_replay`, which names the checkpoint and channel.
+
+LangGraph keeps history unchanged only with `durability="sync"` and has no
+`verify_replay`, so these tests pin foldgraph's guarantee.
+"""
+
+from typing import Annotated
+
+import pydantic
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+from typing_extensions import TypedDict
+
+from foldgraph.checkpoint.memory import InMemorySaver
+from foldgraph.graph import START, StateGraph
+from foldgraph.graph.message import add_messages
+
+pytestmark = pytest.mark.parametrize("durability", ["sync", "async", "exit"])
+
+
+def _cfg(thread: str = "t") -> dict:
+    return {"configurable": {"thread_id": thread}}
+
+
+def _run(state, first, second, inputs, durability):
+    builder = StateGraph(state)
+    builder.add_node("first", first)
+    builder.add_node("second", second)
+    builder.add_edge(START, "first")
+    builder.add_edge("first", "second")
+    app = builder.compile(checkpointer=InMemorySaver())
+    out = app.invoke(inputs, _cfg(), durability=durability)
+    return app, out
+
+
+def _history(app) -> list[dict]:
+    return [s.values for s in app.get_state_history(_cfg())]
+
+
+class Chat(TypedDict):
+    messages: Annotated[list, add_messages]
+    tags: set
+    blob: bytearray
+    meta: dict
+
+
+def _write_all(state):
+    return {
+        "messages": [AIMessage("answer", id="a1")],
+        "tags": {"t1"},
+        "blob": bytearray(b"ab"),
+        "meta": {"seen": {"s1"}, "raw": bytearray(b"xy"), "items": [1]},
+    }
+
+
+CHAT_INPUT = {"messages": [HumanMessage("hi", id="h1")]}
+
+
+def _written_values() -> dict:
+    return {
+        "messages": [HumanMessage("hi", id="h1"), AIMessage("answer", id="a1")],
+        "tags": {"t1"},
+        "blob": bytearray(b"ab"),
+        "meta": {"seen": {"s1"}, "raw": bytearray(b"xy"), "items": [1]},
+    }
+
+
+def test_changing_top_level_values_read_by_a_node_changes_no_checkpoint(durability):
+    def mutate(state):
+        state["tags"].add("t2")
+        state["blob"].extend(b"cd")
+        state["messages"].append(AIMessage("sneaky", id="x"))
+        state["meta"]["new"] = 1
+        return None
+
+    app, out = _run(Chat, _write_all, mutate, CHAT_INPUT, durability)
+    assert out == _written_values()
+    assert _history(app)[0] == _written_values()
+    assert app.verify_replay(_cfg()).ok
+
+
+def test_a_message_changed_in_place_by_a_later_node_is_named(durability):
+    def rewrite(state):
+        state["messages"][-1].content = "rewritten"
+        return None
+
+    app, _ = _run(Chat, _write_all, rewrite, CHAT_INPUT, durability)
+    report = app.verify_replay(_cfg())
+    assert not report.ok
+    assert report.divergence.field == "seals"
+    assert report.divergence.keys == ("messages",)
+    ids = {
+        s.metadata["step"]: s.config["configurable"]["checkpoint_id"]
+        for s in app.get_state_history(_cfg())
+    }
+    # The first checkpoint holding the message: after `first` (with "exit", the only one).
+    step = 2 if durability == "exit" else 1
+    assert (report.divergence.step, report.divergence.checkpoint_id) == (step, ids[step])
+
+
+@pytest.mark.parametrize(
+    ("where", "mutate"),
+    [
+        ("a set in a dict", lambda state: state["meta"]["seen"].add("s2")),
+        ("a bytearray in a dict", lambda state: state["meta"]["raw"].extend(b"z")),
+        ("a list in a dict", lambda state: state["meta"]["items"].append(2)),
+    ],
+)
+def test_a_nested_container_changed_in_place_is_named(durability, where, mutate):
+    def second(state):
+        mutate(state)
+        return None
+
+    app, _ = _run(Chat, _write_all, second, CHAT_INPUT, durability)
+    report = app.verify_replay(_cfg())
+    assert not report.ok, where
+    assert (report.divergence.field, report.divergence.keys) == ("seals", ("meta",))
+
+
+class Profile(pydantic.BaseModel):
+    tags: list[str] = []
+
+
+class Person(pydantic.BaseModel):
+    name: str = ""
+    profile: Profile = Profile()
+
+
+def test_a_nested_model_changed_in_place_is_named(durability):
+    def first(state: Person):
+        return {"profile": Profile(tags=["a"])}
+
+    def second(state: Person):
+        state.profile.tags.append("b")
+        return None
+
+    app, _ = _run(Person, first, second, {"name": "n"}, durability)
+    report = app.verify_replay(_cfg())
+    assert not report.ok
+    assert (report.divergence.field, report.divergence.keys) == ("seals", ("profile",))
+
+
+def test_the_caller_changing_its_input_or_the_output_afterwards_is_named(durability):
+    inputs = {"messages": [HumanMessage("hi", id="h1")]}
+
+    def noop(state):
+        return None
+
+    app, out = _run(Chat, _write_all, noop, inputs, durability)
+    assert app.verify_replay(_cfg()).ok
+    out["messages"].append(AIMessage("mine"))  # the caller's own list: nothing stored moves
+    out["tags"].add("mine")
+    assert app.verify_replay(_cfg()).ok
+    assert _history(app)[0] == _written_values()
+    out["messages"][1].content = "edited"  # a stored message, changed in place
+    report = app.verify_replay(_cfg())
+    assert (report.divergence.field, report.divergence.keys) == ("seals", ("messages",))
+
+
+def test_ids_given_to_the_callers_messages_change_nothing_stored(durability):
+    message = HumanMessage("no id yet")
+
+    def noop(state):
+        return None
+
+    app, out = _run(Chat, _write_all, noop, {"messages": [message]}, durability)
+    assert message.id is not None
+    assert out["messages"][0] is message
+    assert app.verify_replay(_cfg()).ok

@@ -1,0 +1,294 @@
+"""The serializer behind durable savers: exact round trips, an allowlist, no pickle."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import decimal
+import enum
+import json
+import uuid
+from typing import Any
+
+import attrs
+import immutables
+import pydantic
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from pyrsistent import pmap, pset, pvector
+
+from foldgraph._kernel._vector import vector
+from foldgraph._kernel.add_messages import messages_monoid
+from foldgraph._kernel.frozen import FrozenDict
+from foldgraph.checkpoint.serde.base import SerializerProtocol, maybe_add_typed_methods
+from foldgraph.checkpoint.serde.encrypted import EncryptedSerializer
+from foldgraph.checkpoint.serde.event_hooks import register_serde_event_listener
+from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from foldgraph.errors import SerializationError, UnregisteredTypeError
+from foldgraph.types import Command, Interrupt, Send
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = 2
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+
+
+@dataclasses.dataclass
+class WithDerived:
+    a: int
+    b: list[int]
+    total: int = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.total = self.a + sum(self.b)
+
+
+@attrs.frozen
+class Point:
+    x: int
+    y: tuple[int, int]
+    label: str = attrs.field(init=False, default="p")
+
+
+class Model(pydantic.BaseModel):
+    name: str
+    tags: set[str] = pydantic.Field(default_factory=set)
+    when: dt.datetime | None = None
+    nested: list[tuple[int, str]] = []
+
+
+def roundtrip(value: Any, serde: JsonPlusSerializer | None = None) -> Any:
+    serde = serde or JsonPlusSerializer()
+    typ, data = serde.dumps_typed(value)
+    # A fresh serializer that was only told the types, as a new process would be.
+    reader = JsonPlusSerializer(allowed_types=[Color, Level, WithDerived, Point, Model])
+    return reader.loads_typed((typ, data))
+
+
+def test_builtin_values_keep_their_exact_types() -> None:
+    value = {
+        "list": [1, 2.5, "x", None, True],
+        "tuple": (1, (2, 3)),
+        "set": {1, 2},
+        "frozenset": frozenset({"a"}),
+        "bytes": b"\x00\xff",
+        "bytearray": bytearray(b"ab"),
+        "aware": dt.datetime(2024, 5, 1, 12, 30, tzinfo=dt.timezone(dt.timedelta(hours=2))),
+        "naive": dt.datetime(2024, 5, 1, 12, 30),
+        "date": dt.date(2024, 1, 2),
+        "time": dt.time(3, 4, 5),
+        "delta": dt.timedelta(days=1, seconds=3, microseconds=7),
+        "uuid": uuid.UUID(int=7),
+        "decimal": decimal.Decimal("1.10"),
+        "nan_key": {1: "int key", (1, 2): "tuple key"},
+        "tagged": {"!": "not a tag"},
+        "inf": float("inf"),
+    }
+    back = roundtrip(value)
+    assert back == value
+    assert {k: type(v) for k, v in back.items()} == {k: type(v) for k, v in value.items()}
+    assert type(back["tuple"][1]) is tuple
+    assert back["aware"].utcoffset() == dt.timedelta(hours=2)
+    assert back["naive"].tzinfo is None
+
+
+def test_records_keep_init_false_fields_enums_and_pydantic_defaults() -> None:
+    derived = WithDerived(1, [2, 3])
+    point = Point(1, (2, 3))
+    object.__setattr__(point, "label", "moved")  # a value __init__ would not produce
+    model = Model(name="n", when=dt.datetime(2024, 1, 1, tzinfo=dt.UTC))
+    back = roundtrip([derived, point, model, Color.BLUE, Level.LOW])
+    assert back == [derived, point, model, Color.BLUE, Level.LOW]
+    assert back[0].total == 6
+    assert back[1].label == "moved"
+    assert back[2].model_fields_set == {"name", "when"}
+    assert back[2].tags == set() and back[2].nested == []
+    assert type(back[4]) is Level
+
+
+def test_messages_go_through_langchain_core_and_keep_every_field() -> None:
+    messages = [
+        HumanMessage("hi", id="1", name="ann"),
+        AIMessage(
+            "",
+            id="2",
+            tool_calls=[{"name": "f", "args": {"x": 1}, "id": "c1", "type": "tool_call"}],
+            additional_kwargs={"img": b"\x89PNG", "when": dt.date(2024, 1, 1)},
+        ),
+        ToolMessage("out", tool_call_id="c1", id="3", artifact={"rows": (1, 2)}),
+    ]
+    back = roundtrip(messages)
+    assert back == messages
+    assert [type(m) for m in back] == [HumanMessage, AIMessage, ToolMessage]
+    assert back[1].additional_kwargs["img"] == b"\x89PNG"
+    assert back[2].artifact == {"rows": (1, 2)}
+
+
+def test_foldgraph_stored_forms_round_trip() -> None:
+    log = messages_monoid().combine_all(
+        messages_monoid().empty(),
+        [[HumanMessage("a", id="a"), AIMessage("b", id="b")], [HumanMessage("c", id="c")]],
+    )
+    from langchain_core.messages import RemoveMessage
+
+    with_gone = messages_monoid().combine_all(log, [[RemoveMessage(id="b")]])
+    value = {
+        "vec": vector([1, [2]]),
+        "pv": pvector([1, 2]),
+        "pm": pmap({"a": 1}),
+        "ps": pset([1]),
+        "fd": FrozenDict({"k": (1,)}),
+        "im": immutables.Map({"a": 1}),
+        "log": with_gone,
+        "send": Send("node", {"x": 1}),
+        "interrupt": Interrupt(value="ask", id="i1"),
+        "command": Command(resume={"a": 1}, goto=["x"]),
+    }
+    back = roundtrip(value)
+    assert back == value
+    assert {k: type(v) for k, v in back.items()} == {k: type(v) for k, v in value.items()}
+    assert list(back["log"].messages) == list(with_gone.messages)  # tombstones kept in place
+    assert (back["log"].gone, back["log"].first_gone) == (with_gone.gone, with_gone.first_gone)
+    assert dict(back["log"].index) == dict(with_gone.index)
+
+
+plain = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text()
+    | st.binary(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=3) | st.integers(), inner, max_size=4)
+        | st.frozensets(st.integers(), max_size=3)
+    ),
+    max_leaves=20,
+)
+
+
+@given(plain)
+def test_round_trip_is_the_identity_on_plain_data(value: Any) -> None:
+    serde = JsonPlusSerializer()
+    assert serde.loads_typed(serde.dumps_typed(value)) == value
+
+
+def test_unknown_type_is_refused_with_its_name_and_the_fix() -> None:
+    @dataclasses.dataclass
+    class Secret:
+        v: int
+
+    writer = JsonPlusSerializer()
+    data = writer.dumps_typed(Secret(1))
+    assert writer.loads_typed(data) == Secret(1)  # the writer learned the type it stored
+    with pytest.raises(UnregisteredTypeError) as info:
+        JsonPlusSerializer().loads_typed(data)
+    name = f"{Secret.__module__}.{Secret.__qualname__}"
+    assert str(info.value).startswith(f"Refused to deserialize {name}: the type is not on")
+    assert "saver.serde.register(YourType)" in str(info.value)
+    reader = JsonPlusSerializer()
+    reader.register(Secret)
+    assert reader.loads_typed(data) == Secret(1)
+    assert JsonPlusSerializer().with_msgpack_allowlist([Secret]).loads_typed(data) == Secret(1)
+
+
+@pytest.mark.parametrize("tag", ["o", "p", "e", "n", "x"])
+def test_crafted_payload_naming_a_callable_imports_and_calls_nothing(
+    tag: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The msgpack-ext / pickle exploit shape: a row naming `module:callable` with arguments."""
+    import sys
+
+    marker = tmp_path / "ran"
+    (tmp_path / "fg_probe_payload.py").write_text(
+        "import pathlib\n"
+        f"pathlib.Path({str(marker)!r}).write_text('imported')\n"
+        "def boom(*a, **k):\n"
+        f"    pathlib.Path({str(marker)!r}).write_text('called')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    payload = json.dumps(
+        {"!": tag, "c": "fg_probe_payload:boom", "v": {"cmd": "x"}, "a": ["x"], "r": "r", "s": []}
+    ).encode()
+    events: list[Any] = []
+    unregister = register_serde_event_listener(events.append)
+    result: Any = None
+    try:
+        if tag == "x":
+            # An exception class that is not allowed reads back as its recorded repr.
+            result = JsonPlusSerializer().loads_typed(("fgjson", payload))
+        else:
+            with pytest.raises(UnregisteredTypeError, match=r"fg_probe_payload\.boom"):
+                JsonPlusSerializer().loads_typed(("fgjson", payload))
+    finally:
+        unregister()
+    assert "fg_probe_payload" not in sys.modules
+    assert not marker.exists()
+    assert result == ("r" if tag == "x" else None)
+    assert len(events) == (0 if tag == "x" else 1)
+
+
+def test_pickle_is_never_read_unless_asked_for() -> None:
+    import pickle
+
+    data = ("pickle", pickle.dumps({"a": 1}))
+    with pytest.raises(SerializationError, match="only read with pickle_fallback=True"):
+        JsonPlusSerializer().loads_typed(data)
+    assert JsonPlusSerializer(pickle_fallback=True).loads_typed(data) == {"a": 1}
+    with pytest.raises(ValueError, match="no 'allow every importable class' mode"):
+        JsonPlusSerializer(allowed_msgpack_modules=True)
+
+
+def test_unserializable_value_names_the_path() -> None:
+    state = {
+        "messages": [
+            HumanMessage("a", id="1"),
+            AIMessage("b", id="2", additional_kwargs={"img": object()}),
+        ]
+    }
+    with pytest.raises(SerializationError) as info:
+        JsonPlusSerializer().codec.dumps(state["messages"], root="messages")
+    assert info.value.path == "messages[1].additional_kwargs['img']"
+    assert str(info.value) == (
+        "Cannot serialize messages[1].additional_kwargs['img']: Object of type builtins.object "
+        "is not serializable: store plain data, attrs classes, dataclasses, pydantic models, "
+        "enums or langchain-core messages in checkpoints"
+    )
+
+
+def test_encrypted_serializer_wraps_and_still_reads_plain_rows() -> None:
+    class Xor:
+        def encrypt(self, plaintext: bytes) -> tuple[str, bytes]:
+            return "xor", bytes(b ^ 7 for b in plaintext)
+
+        def decrypt(self, ciphername: str, ciphertext: bytes) -> bytes:
+            assert ciphername == "xor"
+            return bytes(b ^ 7 for b in ciphertext)
+
+    serde = EncryptedSerializer(Xor())
+    typ, data = serde.dumps_typed({"a": (1,)})
+    assert typ == "fgjson+xor" and b"a" not in data
+    assert serde.loads_typed((typ, data)) == {"a": (1,)}
+    assert serde.loads_typed(JsonPlusSerializer().dumps_typed([1])) == [1]
+
+
+def test_untyped_serializers_are_adapted() -> None:
+    class Untyped:
+        def dumps(self, obj: Any) -> bytes:
+            return json.dumps(obj).encode()
+
+        def loads(self, data: bytes) -> Any:
+            return json.loads(data)
+
+    adapted: SerializerProtocol = maybe_add_typed_methods(Untyped())
+    assert adapted.loads_typed(adapted.dumps_typed([1, "a"])) == [1, "a"]
+    serde = JsonPlusSerializer()
+    assert maybe_add_typed_methods(serde) is serde
