@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import PREVIOUS
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
+from foldgraph._shell.node import NODE_ERROR
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
@@ -57,12 +59,13 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
 class _Scope(TaskScope):
     """A task's scope; config, runtime and scratchpad are built on first read."""
 
-    __slots__ = ("_config", "_pad", "_run", "_runtime", "_step", "_task")
+    __slots__ = ("_config", "_pad", "_run", "_runtime", "_started", "_step", "_task")
 
     def __init__(self, run: Run, task: Task, step: int) -> None:
         self._run = run
         self._task = task
         self._step = step
+        self._started = time.time()
         self._config: dict[str, Any] | None = None
         self._runtime: Any = None
         self._pad: Scratchpad | None = None
@@ -73,7 +76,12 @@ class _Scope(TaskScope):
     def config(self) -> dict[str, Any]:
         config = self._config
         if config is None:
-            config = self._config = _task_config(self._run, self._task, self._step)
+            run = self._run
+            config = self._config = _task_config(run, self._task, self._step)
+            if run.node_errors:
+                node_error = run.node_errors.get(self._task.id)
+                if node_error is not None:
+                    config[CONF][NODE_ERROR] = node_error
         return config
 
     @config.setter
@@ -90,15 +98,17 @@ class _Scope(TaskScope):
             if previous is not MISSING:
                 # What an entrypoint saved on its last run of this thread.
                 runtime = runtime.override(previous=thaw(previous))
-            if run.checkpointer is not None or runtime.execution_info is not None:
-                runtime = runtime.override(
-                    execution_info=ExecutionInfo(
-                        checkpoint_id=run.snapshot.id,
-                        checkpoint_ns=run.task_namespace(task),
-                        task_id=task.id,
-                        thread_id=run.thread_id,
-                    )
+            run_id = run.config.get("run_id")
+            runtime = runtime.override(
+                execution_info=ExecutionInfo(
+                    checkpoint_id=run.snapshot.id,
+                    checkpoint_ns=run.task_namespace(task),
+                    task_id=task.id,
+                    thread_id=run.thread_id,
+                    run_id=str(run_id) if run_id else None,
+                    node_first_attempt_time=self._started,
                 )
+            )
             self._runtime = runtime
         return runtime
 
