@@ -471,3 +471,51 @@ def test_interrupt_before_tools() -> None:
     assert agent.get_state(CONFIG).next == ("tools", "tools")
     out = agent.invoke(None, CONFIG)
     assert shape(out["messages"])[-1] == ("ai", "sf is sunny, 800k people")
+
+
+def test_a_tracer_sees_the_runs_langgraph_shows() -> None:
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    class Recorder(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.runs: list[tuple[str, Any]] = []
+
+        def on_chain_start(self, serialized: Any, inputs: Any, **kw: Any) -> None:
+            self.runs.append(("chain", kw.get("name")))
+
+        def on_chat_model_start(self, serialized: Any, messages: Any, **kw: Any) -> None:
+            self.runs.append(("model", len(messages[0])))
+
+        def on_tool_start(self, serialized: Any, input_str: str, **kw: Any) -> None:
+            self.runs.append(("tool", serialized.get("name")))
+
+    recorder = Recorder()
+    model = ScriptedChatModel(
+        replies=[ai(call("weather", {"city": "sf"}, "c1"), id="r1"), AIMessage("ok", id="r2")]
+    )
+    agent = create_react_agent(model, [weather], prompt="be brief")
+    agent.invoke({"messages": [HumanMessage("hi", id="h")]}, {"callbacks": [recorder]})
+    one_call = [
+        ("chain", "agent"),
+        ("chain", "call_model"),
+        ("chain", "RunnableSequence"),
+        ("chain", "Prompt"),
+    ]
+    # Conditional-edge runs (`should_continue`) belong to the runner, not to these parts.
+    assert [r for r in recorder.runs if r != ("chain", "should_continue")] == [
+        ("chain", "LangGraph"),
+        *one_call,
+        ("model", 2),
+        ("chain", "tools"),
+        ("tool", "weather"),
+        *one_call,
+        ("model", 4),
+    ]
+
+
+def test_provider_builtin_tools_are_bound_but_not_run() -> None:
+    model = ScriptedChatModel(replies=[AIMessage("ok", id="r")])
+    agent = create_react_agent(model, [weather, {"type": "web_search_preview"}])
+    agent.invoke({"messages": [HumanMessage("hi", id="h")]})
+    assert [t.get("type") for t in model.tools_seen[0]] == ["function", "web_search_preview"]
+    assert list(agent.nodes) == ["__start__", "agent", "tools"]

@@ -22,6 +22,7 @@ from langchain_core.runnables import (
     RunnableLambda,
     RunnableSequence,
 )
+from langchain_core.runnables.config import ensure_config
 from langchain_core.tools import BaseTool
 from langchain_core.tracers.context import _tracing_v2_is_enabled
 from pydantic import BaseModel
@@ -229,18 +230,36 @@ def _current_runtime() -> Runtime[Any]:
 
 
 class _Node(Runnable[Any, Any]):
-    """A node with a sync and an async body, each given `(state, runtime, config)`."""
+    """A node with a sync and an async body, each given `(state, runtime, config)`.
 
-    def __init__(self, name: str, func: Callable[..., Any], afunc: Callable[..., Any]) -> None:
-        self.name = name
+    Named after its sync body, and traced as a child run of that name when a
+    tracer listens, as LangGraph shows `call_model` under `agent`.
+    """
+
+    def __init__(self, func: Callable[..., Any], afunc: Callable[..., Any]) -> None:
+        self.name = func.__name__
         self._func = func
         self._afunc = afunc
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        return self._func(input, _current_runtime(), config or {})
+        config = ensure_config(config)
+        runtime = _current_runtime()
+        if not _traced(config):
+            return self._func(input, runtime, config)
+        return self._call_with_config(
+            lambda state, config: self._func(state, runtime, config), input, config
+        )
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        return await self._afunc(input, _current_runtime(), config or {})
+        config = ensure_config(config)
+        runtime = _current_runtime()
+        if not _traced(config):
+            return await self._afunc(input, runtime, config)
+
+        async def body(state: Any, config: RunnableConfig) -> Any:
+            return await self._afunc(state, runtime, config)
+
+        return await self._acall_with_config(body, input, config)
 
 
 @deprecated(
@@ -463,7 +482,7 @@ def create_react_agent(
             input_schema = CallModelInputSchema
 
     workflow = StateGraph(state_schema=state_schema, context_schema=context_schema)
-    workflow.add_node("agent", _Node("agent", call_model, acall_model), input_schema=input_schema)
+    workflow.add_node("agent", _Node(call_model, acall_model), input_schema=input_schema)
     if tool_calling_enabled:
         workflow.add_node("tools", tool_node)
     if pre_model_hook is not None:
@@ -479,7 +498,6 @@ def create_react_agent(
         workflow.add_node(
             "generate_structured_response",
             _Node(
-                "generate_structured_response",
                 generate_structured_response,
                 agenerate_structured_response,
             ),

@@ -29,6 +29,10 @@ from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
 __all__ = ["GraphCore"]
 
+
+def _names(channels: str | Sequence[str]) -> list[str]:
+    return [channels] if isinstance(channels, str) else list(channels)
+
 logger = logging.getLogger("foldgraph.pregel")
 
 
@@ -55,6 +59,7 @@ class GraphCore:
         debug: bool = False,
         name: str = "LangGraph",
         config: RunnableConfig | None = None,
+        single_output: bool = False,
     ) -> None:
         names = frozenset(node_order)
         self.spec = spec
@@ -74,8 +79,8 @@ class GraphCore:
         self.debug = debug
         self.name = name
         self.config = config
-        self._output_set = frozenset(output_channels)
-        self._stream_set = frozenset(self.stream_channels)
+        self._output_set = frozenset(_names(output_channels))
+        self._stream_set = frozenset(_names(self.stream_channels))
         self._node_rank = {name: i for i, name in enumerate(node_order)}
         self._untracked = tuple(k for k, c in spec.channels.items() if not c.checkpointed)
         self._initial = as_map(
@@ -83,6 +88,9 @@ class GraphCore:
         )
         self._empty = Snapshot(values=self._initial, step=-2)
         self._state_set = frozenset(state_channels)
+        # One output channel shown as its bare value (an entrypoint's return), not a dict.
+        self._bare = ROOT if not single_output else output_channels[0]
+        self._single_output = single_output
 
     # -- Runnable plumbing -----------------------------------------------------------------
 
@@ -104,9 +112,12 @@ class GraphCore:
         values = snapshot.values
         if output_keys is None:
             keys: Sequence[str] = self.output_channels if default is None else default
-            if list(keys) == [ROOT]:
-                stored = values.get(ROOT, MISSING)
-                return None if stored is MISSING else channels[ROOT].output(stored)
+            if isinstance(keys, str):  # a low-level graph with one output channel
+                stored = values.get(keys, MISSING)
+                return None if stored is MISSING else channels[keys].output(stored)
+            if len(keys) == 1 and keys[0] == self._bare:
+                stored = values.get(self._bare, MISSING)
+                return None if stored is MISSING else channels[self._bare].output(stored)
         elif isinstance(output_keys, str):
             stored = values.get(output_keys, MISSING)
             return None if stored is MISSING else channels[output_keys].output(stored)
@@ -118,6 +129,10 @@ class GraphCore:
             if stored is not MISSING:
                 out[key] = channels[key].output(stored)
         return out
+
+    def _input_writes(self, value: Any) -> list[tuple[str, Any]]:
+        """What a new input writes: to START, whose task writes the input channels."""
+        return [(START, value)]
 
     def _input_update_writes(self, command: Command[Any]) -> list[tuple[str, Any]]:
         pairs = command._update_as_tuples()
@@ -250,7 +265,10 @@ class GraphCore:
                 result = child_results[t.id]
             elif writes:
                 state_writes = {c: v for c, v in writes if c in self._state_set}
-                result = _plain_dict(state_writes) if state_writes else None
+                if self._single_output and self._bare in state_writes:
+                    result = thaw(state_writes[self._bare])
+                else:
+                    result = _plain_dict(state_writes) if state_writes else None
             state = None
             runner = self.runners.get(t.name)
             sub = _subgraph_of(runner)
@@ -309,7 +327,7 @@ class GraphCore:
         return tuple(sorted(tasks, key=lambda t: (not t.is_push, rank.get(t.name, -1))))
 
     def _values_of(self, snapshot: Snapshot) -> Any:
-        if self.stream_channels == [ROOT]:
+        if self.stream_channels == [self._bare] or isinstance(self.stream_channels, str):
             return self._stream_values(snapshot)
         channels = self.spec.channels
         out = {}

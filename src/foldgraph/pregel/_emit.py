@@ -5,7 +5,7 @@ Pure builders of `Emit`s from what the run knows; the run decides when to emit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,9 +15,18 @@ from foldgraph.constants import START
 from foldgraph.errors import Interrupt
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._node import NodeOutput
-from foldgraph.pregel._protocol import Emit
+from foldgraph.pregel._protocol import CallRecord, Emit
 
-__all__ = ["checkpoint", "event", "interrupts", "now_iso", "task_result", "task_start", "values"]
+__all__ = [
+    "call",
+    "checkpoint",
+    "event",
+    "interrupts",
+    "now_iso",
+    "task_result",
+    "task_start",
+    "values",
+]
 
 Chunks = Iterator[Emit]
 
@@ -28,10 +37,15 @@ def now_iso() -> str:
 
 
 def values(
-    graph: GraphCore, ns: tuple[str, ...], snapshot: Snapshot, force: bool = False
+    graph: GraphCore,
+    ns: tuple[str, ...],
+    snapshot: Snapshot,
+    force: bool = False,
+    changed: Set[str] | None = None,
 ) -> Chunks:
-    """The state after a step, when the step changed a streamed channel (or `force`)."""
-    if force or snapshot.updated & graph._stream_set:
+    """The state after a step, when the step changed (or `changed` names) a streamed
+    channel, or when `force`d."""
+    if force or (snapshot.updated if changed is None else changed) & graph._stream_set:
         shown = graph._stream_values(snapshot)
         if shown is not None or force:
             yield Emit(ns, "values", shown)
@@ -82,10 +96,13 @@ def checkpoint(
 
 
 def task_start(ns: tuple[str, ...], modes: frozenset[str], task: Task, step: int) -> Chunks:
+    shown = thaw(task.input)
+    if isinstance(shown, dict) and len(shown) == 1 and START in shown:
+        shown = shown[START]  # an entrypoint reads the input channel alone: shown bare
     payload = {
         "id": task.id,
         "name": task.name,
-        "input": thaw(task.input),
+        "input": shown,
         "triggers": tuple(task.triggers),
     }
     yield from event(ns, modes, "tasks", "task", payload, step)
@@ -98,16 +115,57 @@ def task_result(
     task: Task,
     output: NodeOutput | None,
     step: int,
+    *,
+    error: BaseException | None = None,
+    interrupts: Sequence[Any] = (),
 ) -> Chunks:
-    assert output is not None
+    """A task's end: its state writes, or the error it raised, or the interrupts it asked."""
+    result = (
+        {} if output is None else {c: thaw(v) for c, v in output.writes if c in graph._stream_set}
+    )
     payload = {
         "id": task.id,
         "name": task.name,
-        "error": None,
-        "result": {c: thaw(v) for c, v in output.writes if c in graph._stream_set},
-        "interrupts": [],
+        "error": error,
+        "result": result,
+        "interrupts": [
+            {"value": i.value, "id": i.id, "response_schema": i.response_schema} for i in interrupts
+        ],
     }
     yield from event(ns, modes, "tasks", "task_result", payload, step)
+
+
+def call(ns: tuple[str, ...], modes: frozenset[str], record: CallRecord, step: int) -> Chunks:
+    """A functional-API task call that ended: its task events, and its result as an update."""
+    task = record.task
+    streams_tasks = "tasks" in modes or "debug" in modes
+    if streams_tasks:
+        yield from task_start(ns, modes, task, step)
+    returned = [v for c, v in record.writes if c == "__return__"]
+    if returned and "updates" in modes:
+        update: dict[str, Any] = {task.name: returned[0]}
+        if record.cached:
+            update["__metadata__"] = {"cached": True}
+        yield Emit(ns, "updates", update)
+    if streams_tasks and not record.cached:
+        errors = [v for c, v in record.writes if c == "__error__"]
+        interrupts = [i for c, v in record.writes if c == "__interrupt__" for i in v]
+        payload = {
+            "id": task.id,
+            "name": task.name,
+            "error": errors[0] if errors else None,
+            "result": {"__return__": returned[0]} if returned else {},
+            "interrupts": [_interrupt_dict(i) for i in interrupts],
+        }
+        yield from event(ns, modes, "tasks", "task_result", payload, step)
+
+
+def _interrupt_dict(interrupt: Any) -> dict[str, Any]:
+    return {
+        "value": interrupt.value,
+        "id": interrupt.id,
+        "response_schema": getattr(interrupt, "response_schema", None),
+    }
 
 
 def event(
