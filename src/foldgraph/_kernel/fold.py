@@ -82,11 +82,12 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple
             )
     updated = snapshot.updated
     trigger_to_nodes = graph.trigger_to_nodes
-    if len(updated) == 1:
-        (only,) = updated
-        candidates: Iterable[str] = trigger_to_nodes.get(only, ())  # already sorted
-    elif updated:
-        candidates = sorted({n for c in updated for n in trigger_to_nodes.get(c, ())})
+    if updated:
+        woken = [c for c in updated if c in trigger_to_nodes]
+        if len(woken) == 1:
+            candidates: Iterable[str] = trigger_to_nodes[woken[0]]  # already sorted
+        else:
+            candidates = sorted({n for c in woken for n in trigger_to_nodes[c]})
     else:
         candidates = sorted(graph.nodes)
     values, versions = snapshot.values, snapshot.versions
