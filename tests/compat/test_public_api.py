@@ -84,7 +84,6 @@ PENDING: dict[str, str] = {
         "langgraph.channels.topic",
         "langgraph.channels.untracked_value",
         "langgraph.pregel.debug",
-        "langgraph.pregel.main",
         "langgraph.stream",
         "langgraph.stream.run_stream",
         "langgraph.stream.stream_channel",
@@ -112,29 +111,16 @@ PENDING.update(
 PENDING.update(
     {
         "langgraph.graph.message:push_message": "issue 10",
-        "langgraph.pregel:NodeBuilder": "issue 10",
-        "langgraph.pregel:Pregel": "issue 10",
     }
 )
 for _part in ("transformers",):
     IN_FLIGHT_PARTS[("langgraph.graph", "StateGraph")][_part] = "issue 10"
-for _part in (
-    "aget_graph",
-    "aget_subgraphs",
-    "attach_branch",
-    "attach_edge",
-    "attach_node",
-    "copy",
-    "get_context_jsonschema",
-    "get_subgraphs",
-    "stream_channels_asis",
-    "stream_channels_list",
-    "validate",
-    "transformers",
-):
+for _part in ("attach_branch", "attach_edge", "attach_node", "transformers"):
     IN_FLIGHT_PARTS.setdefault(("langgraph.graph.state", "CompiledStateGraph"), {})[_part] = (
         "issue 10"
     )
+for _module in ("langgraph.pregel", "langgraph.pregel.main"):
+    IN_FLIGHT_PARTS[(_module, "Pregel")] = {"transformers": "issue 10"}
 IN_FLIGHT_PARTS.setdefault(("langgraph.runtime", "Runtime"), {})["patch_execution_info"] = (
     "issue 10"
 )

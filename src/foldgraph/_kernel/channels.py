@@ -76,6 +76,16 @@ class BaseChannel:
     consumes: ClassVar[bool] = False
     """True when reading the value as a trigger resets it (joins, deferred triggers)."""
 
+    @property
+    def ValueType(self) -> Any:
+        """The type of the value read from the channel."""
+        return self.typ
+
+    @property
+    def UpdateType(self) -> Any:
+        """The type of one write to the channel."""
+        return self.typ
+
     def initial(self) -> Any:
         return MISSING
 
@@ -240,6 +250,14 @@ class Topic(BaseChannel):
 
     accumulate: bool = False
     clears_each_step: ClassVar[bool] = True
+
+    @property
+    def ValueType(self) -> Any:
+        return list[self.typ]  # type: ignore[name-defined]
+
+    @property
+    def UpdateType(self) -> Any:
+        return self.typ | list[self.typ]  # type: ignore[name-defined]
 
     def update(self, stored: Any, updates: Sequence[Any]) -> Result:
         base = stored if (self.accumulate and stored is not MISSING) else vector()

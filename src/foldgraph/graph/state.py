@@ -11,6 +11,7 @@ from typing import Any, Generic, Self, TypeVar
 import attrs
 import typing_extensions
 from langchain_core.runnables import Runnable
+from pydantic import create_model
 
 from foldgraph._deprecated import renamed_parameter
 from foldgraph._kernel.channels import (
@@ -31,6 +32,8 @@ from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
+from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._schema import schema_jsonschema, schema_model
 from foldgraph.types import CachePolicy, Command, RetryPolicy, ensure_valid_checkpointer
 
 __all__ = ["CompiledStateGraph", "StateGraph"]
@@ -526,7 +529,8 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
             warn_unreturned_mutations=warn_unreturned_mutations,
         )
         state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
-        super().__init__(
+        GraphCore.__init__(
+            self,
             spec=spec,
             runners=runners,
             node_order=order,
@@ -543,6 +547,33 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
             **kwargs,
         )
         self.builder = builder
+
+    def _schema_keys(self, schema: Any) -> list[str]:
+        return [k for k in self.builder.schemas[schema] if k in self.builder.channels]
+
+    def get_input_schema(self, config: Any = None) -> Any:
+        """A pydantic model of the input (the input schema itself when it is a model)."""
+        schema = self.builder.input_schema
+        return schema_model(schema, self._schema_keys(schema), self.get_name("Input"))
+
+    def get_output_schema(self, config: Any = None) -> Any:
+        """A pydantic model of the output."""
+        schema = self.builder.output_schema
+        model = schema_model(schema, self._schema_keys(schema), self.get_name("Output"))
+        if model is schema:  # a pydantic output schema is shown under the graph's name
+            model = create_model(self.get_name("Output"), __base__=schema)
+        return model
+
+    def get_input_jsonschema(self, config: Any = None) -> dict[str, Any]:
+        """The input's JSON schema: a pydantic model's or a TypedDict's own, else one built
+        from the fields (titled `<name>Input`)."""
+        schema = self.builder.input_schema
+        return schema_jsonschema(schema, self._schema_keys(schema), self.get_name("Input"))
+
+    def get_output_jsonschema(self, config: Any = None) -> dict[str, Any]:
+        """The output's JSON schema, as `get_input_jsonschema`."""
+        schema = self.builder.output_schema
+        return schema_jsonschema(schema, self._schema_keys(schema), self.get_name("Output"))
 
     def get_graph(self, config: Any = None, *, xray: int | bool = False) -> Any:
         """A drawable graph (langchain-core `Graph`): mermaid, ASCII, JSON."""

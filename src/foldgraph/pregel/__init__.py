@@ -15,7 +15,7 @@ The run flows down one way through the modules of this package:
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableConfig
@@ -27,7 +27,10 @@ from foldgraph._deprecated import (
 )
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._core import _subgraph_of as subgraph_of
 from foldgraph.pregel._driver import adrive, drive
+from foldgraph.pregel._lowlevel import NodeBuilder, PregelNode, compile_nodes, input_writes
+from foldgraph.pregel._lowlevel import validate as validate_lowlevel
 from foldgraph.pregel._node import NodeRunner
 from foldgraph.pregel._prepare import (
     attach_control,
@@ -38,11 +41,17 @@ from foldgraph.pregel._prepare import (
 )
 from foldgraph.pregel._replay import verify_replay
 from foldgraph.pregel._run import Run
+from foldgraph.pregel._schema import channels_model, context_jsonschema
 from foldgraph.pregel._state_api import StateAPI
 from foldgraph.pregel._stream import SKIP, deliver, invoke_output, raise_nested_interrupts
 from foldgraph.runtime import RunControl
+from foldgraph.types import RetryPolicy
 
-__all__ = ["NodeRunner", "Pregel"]
+__all__ = ["NodeBuilder", "NodeRunner", "Pregel"]
+
+
+def _as_names(channels: str | Sequence[str]) -> list[str]:
+    return [channels] if isinstance(channels, str) else list(channels)
 
 
 class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
@@ -51,6 +60,206 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
     Each run flows one way: `make_run` prepares it, `drive`/`adrive` execute its
     supersteps, `deliver` shapes what it streams, `invoke_output` what it returns.
     """
+
+    step_timeout: float | None = None
+    retry_policy: Sequence[Any] = ()
+    cache_policy: Any = None
+    stream_eager: bool = False
+    _pregel_nodes: dict[str, PregelNode] | None = None
+
+    def __init__(
+        self,
+        *,
+        nodes: Mapping[str, PregelNode | NodeBuilder],
+        channels: Mapping[str, Any],
+        auto_validate: bool = True,
+        stream_mode: str = "values",
+        stream_eager: bool = False,
+        output_channels: str | Sequence[str],
+        stream_channels: str | Sequence[str] | None = None,
+        interrupt_after_nodes: Any = (),
+        interrupt_before_nodes: Any = (),
+        input_channels: str | Sequence[str],
+        step_timeout: float | None = None,
+        debug: bool | None = None,
+        checkpointer: Any = None,
+        store: Any = None,
+        cache: Any = None,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] = (),
+        cache_policy: Any = None,
+        context_schema: Any = None,
+        config: RunnableConfig | None = None,
+        trigger_to_nodes: Mapping[str, Sequence[str]] | None = None,
+        node_error_handler_map: Mapping[str, str] | None = None,
+        name: str = "LangGraph",
+        stream_transformers: Sequence[Any] | None = None,
+        **deprecated_kwargs: Any,
+    ) -> None:
+        """The low-level graph: nodes (`NodeBuilder`s) wired to named channels.
+
+        >>> node = NodeBuilder().subscribe_only("a").do(lambda x: x + x).write_to("b")
+        >>> app = Pregel(nodes={"node": node}, channels={"a": EphemeralValue(str),
+        ...     "b": EphemeralValue(str)}, input_channels=["a"], output_channels=["b"])
+        >>> app.invoke({"a": "foo"})
+        {'b': 'foofoo'}
+        """
+        policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else retry_policy
+        built, spec, runners, order = compile_nodes(
+            nodes, channels, input_channels, stream_channels, policies, cache_policy
+        )
+        streamed = list(channels) if stream_channels is None else stream_channels
+        GraphCore.__init__(
+            self,
+            spec=spec,
+            runners=runners,
+            node_order=order,
+            stream_channels=streamed,  # type: ignore[arg-type]
+            input_channels=input_channels,  # type: ignore[arg-type]
+            output_channels=output_channels,  # type: ignore[arg-type]
+            state_channels=_as_names(streamed),
+            context_schema=context_schema,
+            stream_mode=stream_mode,
+            checkpointer=checkpointer,
+            cache=cache,
+            store=store,
+            interrupt_before_nodes=interrupt_before_nodes,
+            interrupt_after_nodes=interrupt_after_nodes,
+            debug=bool(debug),
+            name=name,
+            config=config,
+        )
+        self._pregel_nodes = built
+        self._declared_channels = dict(channels)
+        self._streams_given = stream_channels is not None
+        self.step_timeout = step_timeout
+        self.retry_policy = tuple(policies)
+        self.cache_policy = cache_policy
+        self.stream_eager = stream_eager
+        if auto_validate:
+            self.validate()
+
+    def _input_writes(self, value: Any) -> list[tuple[str, Any]]:
+        if self._pregel_nodes is None:
+            return GraphCore._input_writes(self, value)
+        return input_writes(self.input_channels, value)
+
+    @property
+    def nodes(self) -> dict[str, Any]:  # type: ignore[override]
+        """The graph's nodes: `PregelNode`s for a low-level graph."""
+        if self._pregel_nodes is not None:
+            return self._pregel_nodes
+        return self.runners
+
+    def validate(self) -> Pregel:
+        """Check that every channel a node or the graph names exists; raises `ValueError`."""
+        if self._pregel_nodes is None:
+            return self
+        validate_lowlevel(
+            self._pregel_nodes,
+            self._declared_channels,
+            self.input_channels,
+            self.output_channels,
+            self.stream_channels if self._streams_given else None,
+            self.interrupt_before_nodes,
+            self.interrupt_after_nodes,
+        )
+        return self
+
+    # -- schemas ------------------------------------------------------------------------
+
+    @property
+    def InputType(self) -> Any:
+        if isinstance(self.input_channels, str):
+            return self.spec.channels[self.input_channels].UpdateType
+        return dict[str, Any]
+
+    @property
+    def OutputType(self) -> Any:
+        if isinstance(self.output_channels, str):
+            return self.spec.channels[self.output_channels].ValueType
+        return dict[str, Any]
+
+    def get_input_schema(self, config: RunnableConfig | None = None) -> Any:
+        """A pydantic model of the input: one optional field per input channel."""
+        if isinstance(self.input_channels, str):
+            return super().get_input_schema(config)
+        keys = list(self.input_channels) or list(self.spec.channels)
+        return channels_model(self.get_name("Input"), self.spec.channels, keys, value=False)
+
+    def get_output_schema(self, config: RunnableConfig | None = None) -> Any:
+        """A pydantic model of the output: one optional field per output channel."""
+        if isinstance(self.output_channels, str):
+            return super().get_output_schema(config)
+        keys = list(self.output_channels)
+        return channels_model(self.get_name("Output"), self.spec.channels, keys, value=True)
+
+    def get_input_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
+        return self.get_input_schema(config).model_json_schema()
+
+    def get_output_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
+        return self.get_output_schema(config).model_json_schema()
+
+    def get_context_jsonschema(self) -> dict[str, Any] | None:
+        """The JSON schema of `context_schema` (None when the graph has none)."""
+        return context_jsonschema(self.context_schema)
+
+    @property
+    def stream_channels_list(self) -> Sequence[str]:
+        return _as_names(self.stream_channels)
+
+    @property
+    def stream_channels_asis(self) -> str | Sequence[str]:
+        return self.stream_channels
+
+    def copy(self, update: dict[str, Any] | None = None) -> Pregel:
+        """A shallow copy with the attributes in `update` replaced."""
+        clone = copy.copy(self)
+        for key, value in (update or {}).items():
+            setattr(clone, key, value)
+        return clone
+
+    # -- subgraphs and drawing ----------------------------------------------------------
+
+    def get_subgraphs(
+        self, *, namespace: str | None = None, recurse: bool = False
+    ) -> Iterator[tuple[str, Pregel]]:
+        """`(name, graph)` for each node that is a graph or calls one; nested names are
+        joined with `|` when `recurse`. `namespace` keeps only that path."""
+        for name in self.node_order:
+            sub = subgraph_of(self.runners.get(name))
+            if sub is None:
+                continue
+            if namespace is not None and not namespace.startswith(name):
+                continue
+            if namespace is None or namespace == name:
+                yield name, sub  # type: ignore[misc]
+                if namespace == name:
+                    return
+            if recurse and isinstance(sub, Pregel):
+                rest = None
+                if namespace is not None:
+                    rest = namespace[len(name) + 1 :] if namespace != name else None
+                for sub_name, child in sub.get_subgraphs(namespace=rest, recurse=recurse):
+                    yield f"{name}|{sub_name}", child
+                    if namespace is not None:
+                        return
+
+    async def aget_subgraphs(
+        self, *, namespace: str | None = None, recurse: bool = False
+    ) -> AsyncIterator[tuple[str, Pregel]]:
+        """Async twin of `get_subgraphs`."""
+        for item in self.get_subgraphs(namespace=namespace, recurse=recurse):
+            yield item
+
+    def get_graph(self, config: RunnableConfig | None = None, *, xray: int | bool = False) -> Any:
+        """A drawable graph (langchain-core `Graph`)."""
+        return super().get_graph(config)
+
+    async def aget_graph(
+        self, config: RunnableConfig | None = None, *, xray: int | bool = False
+    ) -> Any:
+        """Async twin of `get_graph`."""
+        return self.get_graph(config, xray=xray)
 
     def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
         base = name or self.name

@@ -29,6 +29,10 @@ from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
 __all__ = ["GraphCore"]
 
+
+def _names(channels: str | Sequence[str]) -> list[str]:
+    return [channels] if isinstance(channels, str) else list(channels)
+
 logger = logging.getLogger("foldgraph.pregel")
 
 
@@ -74,8 +78,8 @@ class GraphCore:
         self.debug = debug
         self.name = name
         self.config = config
-        self._output_set = frozenset(output_channels)
-        self._stream_set = frozenset(self.stream_channels)
+        self._output_set = frozenset(_names(output_channels))
+        self._stream_set = frozenset(_names(self.stream_channels))
         self._node_rank = {name: i for i, name in enumerate(node_order)}
         self._untracked = tuple(k for k, c in spec.channels.items() if not c.checkpointed)
         self._initial = as_map(
@@ -104,6 +108,9 @@ class GraphCore:
         values = snapshot.values
         if output_keys is None:
             keys: Sequence[str] = self.output_channels if default is None else default
+            if isinstance(keys, str):  # a low-level graph with one output channel
+                stored = values.get(keys, MISSING)
+                return None if stored is MISSING else channels[keys].output(stored)
             if list(keys) == [ROOT]:
                 stored = values.get(ROOT, MISSING)
                 return None if stored is MISSING else channels[ROOT].output(stored)
@@ -118,6 +125,10 @@ class GraphCore:
             if stored is not MISSING:
                 out[key] = channels[key].output(stored)
         return out
+
+    def _input_writes(self, value: Any) -> list[tuple[str, Any]]:
+        """What a new input writes: to START, whose task writes the input channels."""
+        return [(START, value)]
 
     def _input_update_writes(self, command: Command[Any]) -> list[tuple[str, Any]]:
         pairs = command._update_as_tuples()
@@ -309,7 +320,7 @@ class GraphCore:
         return tuple(sorted(tasks, key=lambda t: (not t.is_push, rank.get(t.name, -1))))
 
     def _values_of(self, snapshot: Snapshot) -> Any:
-        if self.stream_channels == [ROOT]:
+        if self.stream_channels == [ROOT] or isinstance(self.stream_channels, str):
             return self._stream_values(snapshot)
         channels = self.spec.channels
         out = {}

@@ -5,7 +5,7 @@ Pure builders of `Emit`s from what the run knows; the run decides when to emit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,10 +28,15 @@ def now_iso() -> str:
 
 
 def values(
-    graph: GraphCore, ns: tuple[str, ...], snapshot: Snapshot, force: bool = False
+    graph: GraphCore,
+    ns: tuple[str, ...],
+    snapshot: Snapshot,
+    force: bool = False,
+    changed: Set[str] | None = None,
 ) -> Chunks:
-    """The state after a step, when the step changed a streamed channel (or `force`)."""
-    if force or snapshot.updated & graph._stream_set:
+    """The state after a step, when the step changed (or `changed` names) a streamed
+    channel, or when `force`d."""
+    if force or (snapshot.updated if changed is None else changed) & graph._stream_set:
         shown = graph._stream_values(snapshot)
         if shown is not None or force:
             yield Emit(ns, "values", shown)

@@ -83,6 +83,8 @@ class Run:
     resumed: dict[str, Any] = dataclasses.field(default_factory=dict)
     parent_command: Any = None
     output_snapshot: Snapshot | None = None
+    last_output: Snapshot | None = None
+    """The state after the last step whose tasks wrote an output channel."""
     null_resume: list[Any] = dataclasses.field(default_factory=list)
     messages: Any = None
     """The messages-stream callback handler, when that mode is on."""
@@ -303,7 +305,7 @@ class Run:
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
             graph.runners[START].give_input_ids(value)
             self.snapshot = self.stamp(
-                apply(spec, self.snapshot, [(input_task, [(START, value)])]), "input"
+                apply(spec, self.snapshot, [(input_task, graph._input_writes(value))]), "input"
             )
             self.save(self.snapshot)
             if self.checkpointer is not None and (
@@ -538,8 +540,13 @@ class Run:
         self._pending = {}
         self.save(new)
         self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
+        # As in LangGraph, the output and the values stream follow what tasks wrote: a
+        # step that only cleared a channel (an EphemeralValue nobody wrote) shows nothing.
+        written = {c for _, ws in task_writes for c, _ in ws}
+        if written & graph._output_set:
+            self.last_output = new
         if "values" in self.modes:
-            yield from emit.values(graph, self.ns, new)
+            yield from emit.values(graph, self.ns, new, changed=written)
         if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
             yield from self._emit_checkpoint(new)
         return "ok"

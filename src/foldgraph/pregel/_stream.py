@@ -63,7 +63,7 @@ def _part(emit: Emit, single: str | None, output_keys: Any) -> Any:
 
 def invoke_output(run: Run, output_keys: Any, version: str) -> Any:
     """What `invoke` returns: the output values, with interrupts when the run stopped on some."""
-    final = run.output_snapshot or run.snapshot
+    final = run.output_snapshot or run.last_output or run.snapshot
     values = run.graph._output_values(final, output_keys) if run.emitted_values else None
     if version == "v2":
         return GraphOutput(value=values, interrupts=tuple(run.interrupts))
