@@ -44,14 +44,23 @@ class Scratchpad:
 
 
 class TaskScope:
-    """What a running task can reach: its config, its runtime, its interrupt scratchpad."""
+    """What a running task can reach: its config, its runtime, its interrupt scratchpad.
 
-    __slots__ = ("config", "runtime", "scratchpad")
+    `calls` is the record of the functional-API tasks this task has called
+    (made on the first call), and `loop` the event loop of an async run, on
+    which those calls are scheduled.
+    """
 
-    def __init__(self, config: dict[str, Any], runtime: Any, scratchpad: Scratchpad) -> None:
+    __slots__ = ("calls", "config", "loop", "runtime", "scratchpad")
+
+    def __init__(
+        self, config: dict[str, Any], runtime: Any, scratchpad: Scratchpad, loop: Any = None
+    ) -> None:
         self.config = config
         self.runtime = runtime
         self.scratchpad = scratchpad
+        self.calls: Any = None
+        self.loop = loop
 
 
 TASK_SCOPE: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(

@@ -26,7 +26,6 @@ if str(ROOT) not in sys.path:
 compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
-_FUNC = "no foldgraph.func yet (functional API: entrypoint, task)"
 KNOWN_GAPS: dict[str, str] = {
     # Managed values are not in the state a router sees: route_remaining reads
     # state["remaining_steps"] and gets KeyError (values at the boundary).
@@ -35,9 +34,6 @@ KNOWN_GAPS: dict[str, str] = {
     # counter, so separate runs hand out the same id; LangGraph gives fresh uuid4s.
     "graph_api_state_reducers": "minted message ids repeat across runs (LangGraph: uuid4)",
     "hitl_review_tool_calls": "minted message ids repeat across runs (LangGraph: uuid4)",
-    # Functional API.
-    "functional_api_basics": _FUNC,
-    "functional_api_workflows": _FUNC,
 }
 
 PROGRAM_TIMEOUT_S = 60

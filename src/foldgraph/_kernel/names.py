@@ -16,9 +16,11 @@ __all__ = [
     "NO_WRITES",
     "NS_END",
     "NS_SEP",
+    "PREVIOUS",
     "PULL",
     "PUSH",
     "RESUME",
+    "RETURN",
     "ROOT",
     "SELF",
     "TASKS",
@@ -34,6 +36,10 @@ PUSH: Final[str] = "__pregel_push"
 PULL: Final[str] = "__pregel_pull"
 ROOT: Final[str] = "__root__"
 SELF: Final[str] = "__self__"
+PREVIOUS: Final[str] = "__previous__"
+"""The channel where an entrypoint keeps what it saved for its next run on the thread."""
+RETURN: Final[str] = "__return__"
+"""The write that records what a functional-API task call returned."""
 
 # Characters that separate namespaces in checkpoint_ns strings; forbidden in node names.
 NS_SEP: Final[str] = "|"

@@ -12,7 +12,7 @@ from langchain_core.runnables import Runnable
 
 __all__ = ["NodeAction", "action_for", "node_name"]
 
-_INJECTABLE = ("config", "runtime", "writer", "store")
+_INJECTABLE = ("config", "runtime", "writer", "store", "previous")
 
 
 def node_name(obj: Any) -> str:
@@ -61,6 +61,8 @@ class NodeAction:
                 kwargs["writer"] = runtime.stream_writer
             elif param == "store":
                 kwargs["store"] = runtime.store
+            elif param == "previous":
+                kwargs["previous"] = runtime.previous
         return kwargs
 
     def call(self, state: Any, config: dict[str, Any], runtime: Any) -> Any:

@@ -59,6 +59,7 @@ class GraphCore:
         debug: bool = False,
         name: str = "LangGraph",
         config: RunnableConfig | None = None,
+        single_output: bool = False,
     ) -> None:
         names = frozenset(node_order)
         self.spec = spec
@@ -87,6 +88,9 @@ class GraphCore:
         )
         self._empty = Snapshot(values=self._initial, step=-2)
         self._state_set = frozenset(state_channels)
+        # One output channel shown as its bare value (an entrypoint's return), not a dict.
+        self._bare = ROOT if not single_output else output_channels[0]
+        self._single_output = single_output
 
     # -- Runnable plumbing -----------------------------------------------------------------
 
@@ -111,9 +115,9 @@ class GraphCore:
             if isinstance(keys, str):  # a low-level graph with one output channel
                 stored = values.get(keys, MISSING)
                 return None if stored is MISSING else channels[keys].output(stored)
-            if list(keys) == [ROOT]:
-                stored = values.get(ROOT, MISSING)
-                return None if stored is MISSING else channels[ROOT].output(stored)
+            if len(keys) == 1 and keys[0] == self._bare:
+                stored = values.get(self._bare, MISSING)
+                return None if stored is MISSING else channels[self._bare].output(stored)
         elif isinstance(output_keys, str):
             stored = values.get(output_keys, MISSING)
             return None if stored is MISSING else channels[output_keys].output(stored)
@@ -261,7 +265,10 @@ class GraphCore:
                 result = child_results[t.id]
             elif writes:
                 state_writes = {c: v for c, v in writes if c in self._state_set}
-                result = _plain_dict(state_writes) if state_writes else None
+                if self._single_output and self._bare in state_writes:
+                    result = thaw(state_writes[self._bare])
+                else:
+                    result = _plain_dict(state_writes) if state_writes else None
             state = None
             runner = self.runners.get(t.name)
             sub = _subgraph_of(runner)
@@ -320,7 +327,7 @@ class GraphCore:
         return tuple(sorted(tasks, key=lambda t: (not t.is_push, rank.get(t.name, -1))))
 
     def _values_of(self, snapshot: Snapshot) -> Any:
-        if self.stream_channels == [ROOT] or isinstance(self.stream_channels, str):
+        if self.stream_channels == [self._bare] or isinstance(self.stream_channels, str):
             return self._stream_values(snapshot)
         channels = self.spec.channels
         out = {}

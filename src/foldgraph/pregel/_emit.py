@@ -15,9 +15,18 @@ from foldgraph.constants import START
 from foldgraph.errors import Interrupt
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._node import NodeOutput
-from foldgraph.pregel._protocol import Emit
+from foldgraph.pregel._protocol import CallRecord, Emit
 
-__all__ = ["checkpoint", "event", "interrupts", "now_iso", "task_result", "task_start", "values"]
+__all__ = [
+    "call",
+    "checkpoint",
+    "event",
+    "interrupts",
+    "now_iso",
+    "task_result",
+    "task_start",
+    "values",
+]
 
 Chunks = Iterator[Emit]
 
@@ -87,10 +96,13 @@ def checkpoint(
 
 
 def task_start(ns: tuple[str, ...], modes: frozenset[str], task: Task, step: int) -> Chunks:
+    shown = thaw(task.input)
+    if isinstance(shown, dict) and len(shown) == 1 and START in shown:
+        shown = shown[START]  # an entrypoint reads the input channel alone: shown bare
     payload = {
         "id": task.id,
         "name": task.name,
-        "input": thaw(task.input),
+        "input": shown,
         "triggers": tuple(task.triggers),
     }
     yield from event(ns, modes, "tasks", "task", payload, step)
@@ -121,6 +133,39 @@ def task_result(
         ],
     }
     yield from event(ns, modes, "tasks", "task_result", payload, step)
+
+
+def call(ns: tuple[str, ...], modes: frozenset[str], record: CallRecord, step: int) -> Chunks:
+    """A functional-API task call that ended: its task events, and its result as an update."""
+    task = record.task
+    streams_tasks = "tasks" in modes or "debug" in modes
+    if streams_tasks:
+        yield from task_start(ns, modes, task, step)
+    returned = [v for c, v in record.writes if c == "__return__"]
+    if returned and "updates" in modes:
+        update: dict[str, Any] = {task.name: returned[0]}
+        if record.cached:
+            update["__metadata__"] = {"cached": True}
+        yield Emit(ns, "updates", update)
+    if streams_tasks and not record.cached:
+        errors = [v for c, v in record.writes if c == "__error__"]
+        interrupts = [i for c, v in record.writes if c == "__interrupt__" for i in v]
+        payload = {
+            "id": task.id,
+            "name": task.name,
+            "error": errors[0] if errors else None,
+            "result": {"__return__": returned[0]} if returned else {},
+            "interrupts": [_interrupt_dict(i) for i in interrupts],
+        }
+        yield from event(ns, modes, "tasks", "task_result", payload, step)
+
+
+def _interrupt_dict(interrupt: Any) -> dict[str, Any]:
+    return {
+        "value": interrupt.value,
+        "id": interrupt.id,
+        "response_schema": getattr(interrupt, "response_schema", None),
+    }
 
 
 def event(

@@ -15,7 +15,16 @@ from foldgraph._kernel.snapshot import Task
 from foldgraph.errors import Interrupt
 from foldgraph.pregel._node import NodeOutput
 
-__all__ = ["FG_TASK", "NULL_TASK", "NULL_TASK_ID", "VIA", "Emit", "Execute", "TaskResult"]
+__all__ = [
+    "FG_TASK",
+    "NULL_TASK",
+    "NULL_TASK_ID",
+    "VIA",
+    "CallRecord",
+    "Emit",
+    "Execute",
+    "TaskResult",
+]
 
 FG_TASK = "__fg_task__"
 """Config key under which a task's config carries (run, task) to graphs invoked inside it."""
@@ -47,10 +56,24 @@ class Execute:
 
 @attrs.frozen(slots=True)
 class TaskResult:
-    """How one task ended: its output, an error, interrupts, or a command for the parent."""
+    """How one task ended: its output, an error, interrupts, or a command for the parent.
+
+    `calls` are the functional-API tasks it called that ran to an end (`CallRecord`s),
+    saved whatever the task's own outcome so a re-run does not run them again.
+    """
 
     task: Task
     output: NodeOutput | None = None
     error: BaseException | None = None
     interrupts: tuple[Interrupt, ...] = ()
     parent_command: Any = None
+    calls: tuple[CallRecord, ...] = ()
+
+
+@attrs.frozen(slots=True)
+class CallRecord:
+    """A functional-API task call that ended: its task, its writes, and whether it was cached."""
+
+    task: Task
+    writes: tuple[tuple[str, Any], ...]
+    cached: bool = False

@@ -19,7 +19,7 @@ from foldgraph._context import interrupt_id
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.frozen import thaw
-from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, RESUME
+from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import CONF, START
 from foldgraph.errors import (
@@ -32,7 +32,15 @@ from foldgraph.errors import (
 from foldgraph.pregel import _emit as emit
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._emit import now_iso
-from foldgraph.pregel._protocol import NULL_TASK, NULL_TASK_ID, VIA, Emit, Execute, TaskResult
+from foldgraph.pregel._protocol import (
+    NULL_TASK,
+    NULL_TASK_ID,
+    VIA,
+    CallRecord,
+    Emit,
+    Execute,
+    TaskResult,
+)
 from foldgraph.types import Command, Interrupt
 
 __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
@@ -303,7 +311,8 @@ class Run:
                 self._pending = {}
             self._pending = {}
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
-            graph.runners[START].give_input_ids(value)
+            if START in graph.runners:  # an entrypoint has no START node
+                graph.runners[START].give_input_ids(value)
             self.snapshot = self.stamp(
                 apply(spec, self.snapshot, [(input_task, graph._input_writes(value))]), "input"
             )
@@ -405,13 +414,24 @@ class Run:
             if any(c == INTERRUPT for c, _ in self._pending.get(t.id, ()))
             and not _finished(self._pending.get(t.id))
         ]
-        if is_interrupt_id_map(resume):
-            by_id: dict[str, Task] = {}
-            for t in waiting:
-                for c, v in self._pending.get(t.id, ()):
+        by_id: dict[str, Task] = {}
+        for t in waiting:
+            for c, v in self._pending.get(t.id, ()):
+                if c == INTERRUPT:
+                    for intr in v:
+                        by_id[intr.id] = t
+        if len(by_id) > 0:
+            # An interrupt raised inside a functional-API task call is answered there.
+            planned = {t.id for t in tasks}
+            for tid, writes in self._pending.items():
+                if tid in planned or _finished(writes):
+                    continue
+                for c, v in writes:
                     if c == INTERRUPT:
                         for intr in v:
-                            by_id[intr.id] = t
+                            if intr.id in by_id:
+                                by_id[intr.id] = _call_task(tid)
+        if is_interrupt_id_map(resume):
             for iid, val in resume.items():
                 t = by_id.get(iid)
                 if t is None:
@@ -427,8 +447,12 @@ class Run:
                 "Command(resume={interrupt.id: value, ...}) using the ids from "
                 "get_state(config).interrupts."
             )
-        for t in waiting:
-            self._add_resume(t, resume, resume)
+        owners = {t.id: t for t in by_id.values()}
+        if len(owners) == 1:
+            self._add_resume(next(iter(owners.values())), resume, resume)
+        else:
+            # Several calls of one task wait: the first interrupt() to run again takes it.
+            self.null_resume.append(resume)
 
     def _add_resume(self, task: Task, value: Any, raw: Any) -> None:
         self.resumed[task.id] = raw
@@ -471,6 +495,8 @@ class Run:
                         {t.name: update or None, "__metadata__": {"cached": True}},
                     )
                 continue
+            if result.calls:
+                yield from self._record_calls(result.calls, step)
             if result.parent_command is not None:
                 errors.append(result)
                 continue
@@ -551,6 +577,13 @@ class Run:
             yield from self._emit_checkpoint(new)
         return "ok"
 
+    def _record_calls(self, calls: Sequence[CallRecord], step: int) -> Generator[Emit, Any, None]:
+        """Save the functional-API task calls that ended, and stream them."""
+        for record in calls:
+            self._pending[record.task.id] = list(record.writes)
+            self.save_writes(record.task, record.writes)
+            yield from emit.call(self.ns, self.modes, record, step)
+
     def flush_final(self) -> None:
         if self.durability == "exit":
             self.save(self.snapshot, final=True)
@@ -586,6 +619,11 @@ def _finished(writes: Sequence[tuple[str, Any]] | None) -> bool:
     if not writes:
         return False
     return any(c not in (INTERRUPT, RESUME, ERROR) for c, _ in writes)
+
+
+def _call_task(tid: str) -> Task:
+    """A functional-API call known only by the id its writes are saved under."""
+    return Task(id=tid, name="", path=(PUSH,), triggers=(PUSH,), input=None)
 
 
 def _breakpoint(nodes: Sequence[str], tasks: Sequence[Task]) -> bool:

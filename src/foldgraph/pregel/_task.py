@@ -13,9 +13,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
+from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.names import PREVIOUS
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
@@ -55,6 +59,10 @@ def _scope(run: Run, task: Task, step: int) -> TaskScope:
     """The task's config, runtime and interrupt scratchpad, as its code will see them."""
     config = _task_config(run, task, step)
     runtime = run.runtime
+    previous = run.snapshot.values.get(PREVIOUS, MISSING)
+    if previous is not MISSING:
+        # What an entrypoint saved on its last run of this thread.
+        runtime = runtime.override(previous=thaw(previous))
     if run.checkpointer is not None or runtime.execution_info is not None:
         runtime = runtime.override(
             execution_info=ExecutionInfo(
@@ -185,6 +193,9 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     finally:
         var_child_runnable_config.reset(t2)
         TASK_SCOPE.reset(t1)
+    if scope.calls is not None:
+        scope.calls.wait()
+        outcome = attrs.evolve(outcome, calls=tuple(scope.calls.records))
     if traced is not None:
         _end_chain_run(traced, outcome)
     return outcome
@@ -194,6 +205,7 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     """Async twin of `run_task`."""
     runner = run.graph.runners[task.name]
     scope = _scope(run, task, step)
+    scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
     traced = None
     if not runner.is_start and has_callbacks(scope.config):
@@ -226,6 +238,9 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     finally:
         var_child_runnable_config.reset(t2)
         TASK_SCOPE.reset(t1)
+    if scope.calls is not None:
+        await scope.calls.await_all()
+        outcome = attrs.evolve(outcome, calls=tuple(scope.calls.records))
     if traced is not None:
         await _aend_chain_run(traced, outcome)
     return outcome

@@ -1,0 +1,121 @@
+"""An entrypoint as a graph: one node fed by the input channel, writing its return and save.
+
+The entrypoint's function is the only node. It runs on the value written to
+`__start__`; what it returns goes to `__end__` (the run's output) and to
+`__previous__` (what the next run on the thread is given as `previous`),
+unless it returns `entrypoint.final(value=..., save=...)` to keep them apart.
+Everything else (checkpoints, history, streams, interrupts) is the runner's,
+as for any graph.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from foldgraph._kernel.channels import EphemeralValue, LastValue
+from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.names import PREVIOUS, ROOT
+from foldgraph._kernel.snapshot import GraphSpec, NodeSpec, Task
+from foldgraph._shell.node import action_for
+from foldgraph.constants import END, START
+from foldgraph.pregel import Pregel
+from foldgraph.pregel._node import NodeOutput, NodeRunner
+from foldgraph.types import CachePolicy, RetryPolicy
+
+__all__ = ["EntrypointGraph", "Final", "build"]
+
+R = TypeVar("R")
+S = TypeVar("S")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Final(Generic[R, S]):
+    """Return `value` to the caller and save `save` for the next run's `previous`."""
+
+    value: R
+    save: S
+
+
+@attrs.frozen(slots=True)
+class EntrypointRunner(NodeRunner):
+    """The entrypoint's node: its input is the run's input, its output the return value."""
+
+    def node_input(self, task: Task) -> Any:
+        if task.is_push:
+            return task.input
+        return thaw(task.input.get(START))
+
+    def output_writes(self, output: Any, *, from_subgraph: bool = False) -> NodeOutput:
+        if isinstance(output, Final):
+            value, save = output.value, output.save
+        else:
+            value = save = output
+        return NodeOutput(writes=((END, value), (PREVIOUS, save)), updates=({ROOT: value},))
+
+
+class EntrypointGraph(Pregel):
+    """The `Pregel` an `@entrypoint` makes (LangGraph returns a plain `Pregel`)."""
+
+    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
+    cache_policy: CachePolicy | None = None
+
+    def get_graph(self, config: Any = None, *, xray: int | bool = False) -> Any:
+        """START -> the function -> END, as LangGraph draws an entrypoint."""
+        from langchain_core.runnables.graph import Graph
+
+        drawn = Graph()
+        name = self.node_order[0]
+        node = drawn.add_node(self.runners[name].action.target, name)  # type: ignore[union-attr]
+        start = drawn.add_node(None, START)
+        end = drawn.add_node(None, END)
+        drawn.add_edge(start, node)
+        drawn.add_edge(node, end, conditional=True)
+        return drawn
+
+
+def build(
+    func: Callable[..., Any],
+    *,
+    checkpointer: Any,
+    store: Any,
+    cache: Any,
+    context_schema: Any,
+    cache_policy: CachePolicy | None,
+    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None,
+) -> EntrypointGraph:
+    name = func.__name__
+    channels = {
+        START: EphemeralValue(Any, key=START),
+        END: LastValue(Any, key=END),
+        PREVIOUS: LastValue(Any, key=PREVIOUS),
+    }
+    spec = GraphSpec.build(channels, {name: NodeSpec(name=name, triggers=(START,), reads=(START,))})
+    runner = EntrypointRunner(
+        name=name,
+        action=action_for(func, name),
+        writable=frozenset({END, PREVIOUS}),
+        retry_policy=retry_policy,
+        cache_policy=cache_policy,
+    )
+    graph = EntrypointGraph(
+        spec=spec,
+        runners={name: runner},
+        node_order=[name],
+        stream_channels=[END],
+        input_channels=[START],
+        output_channels=[END],
+        state_channels=[END],
+        context_schema=context_schema,
+        stream_mode="updates",
+        checkpointer=checkpointer,
+        cache=cache,
+        store=store,
+        single_output=True,
+    )
+    graph.retry_policy = retry_policy
+    graph.cache_policy = cache_policy
+    return graph
