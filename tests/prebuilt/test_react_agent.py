@@ -511,3 +511,11 @@ def test_a_tracer_sees_the_runs_langgraph_shows() -> None:
         *one_call,
         ("model", 4),
     ]
+
+
+def test_provider_builtin_tools_are_bound_but_not_run() -> None:
+    model = ScriptedChatModel(replies=[AIMessage("ok", id="r")])
+    agent = create_react_agent(model, [weather, {"type": "web_search_preview"}])
+    agent.invoke({"messages": [HumanMessage("hi", id="h")]})
+    assert [t.get("type") for t in model.tools_seen[0]] == ["function", "web_search_preview"]
+    assert list(agent.nodes) == ["__start__", "agent", "tools"]

@@ -342,3 +342,10 @@ def test_tool_returning_an_invalid_list() -> None:
         "Tool odd returned a list with 0 messages bound to tool_call_id '1'; expected exactly "
         "one terminating ToolMessage."
     )
+
+
+def test_tool_node_added_without_a_name_is_called_tools() -> None:
+    builder = StateGraph(MessagesState)
+    builder.add_node(ToolNode([add]))
+    assert list(builder.nodes) == ["tools"]
+    assert ToolNode([add], name="calc").get_name() == "calc"
