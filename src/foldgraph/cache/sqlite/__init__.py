@@ -78,10 +78,10 @@ class SqliteCache(BaseCache[ValueT]):
     async def aget(self, keys: Sequence[FullKey]) -> dict[FullKey, ValueT]:
         return await asyncio.to_thread(self.get, keys)
 
-    def set(self, pairs: Mapping[FullKey, tuple[ValueT, int | None]]) -> None:
+    def set(self, mapping: Mapping[FullKey, tuple[ValueT, int | None]]) -> None:
         now = self._clock()
         rows = []
-        for (ns, key), (value, ttl) in pairs.items():
+        for (ns, key), (value, ttl) in mapping.items():
             encoding, data = self.serde.dumps_typed(value)  # type: ignore[union-attr]
             rows.append(
                 (_SEP.join(ns), key, now + ttl if ttl is not None else None, encoding, data)
@@ -93,8 +93,8 @@ class SqliteCache(BaseCache[ValueT]):
                 rows,
             )
 
-    async def aset(self, pairs: Mapping[FullKey, tuple[ValueT, int | None]]) -> None:
-        await asyncio.to_thread(self.set, pairs)
+    async def aset(self, mapping: Mapping[FullKey, tuple[ValueT, int | None]]) -> None:
+        await asyncio.to_thread(self.set, mapping)
 
     def clear(self, namespaces: Sequence[Namespace] | None = None) -> None:
         with self._lock:

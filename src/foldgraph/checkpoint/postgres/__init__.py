@@ -23,7 +23,10 @@ from typing import Any
 
 from foldgraph.checkpoint._sql import SqlSaver
 
-__all__ = ["PostgresSaver"]
+__all__ = ["Conn", "PostgresSaver"]
+
+Conn = Any
+"""What `PostgresSaver` accepts: a psycopg `Connection`, a `ConnectionPool`, or a DSN string."""
 
 _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS fg_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -89,8 +92,8 @@ class PostgresSaver(SqlSaver):
         self,
         conn: Any,
         pipe: Any = None,
-        *,
         serde: Any | None = None,
+        *,
         full_every: int = 100,
     ) -> None:
         super().__init__(serde=serde, full_every=full_every)
@@ -110,7 +113,12 @@ class PostgresSaver(SqlSaver):
     @classmethod
     @contextlib.contextmanager
     def from_conn_string(
-        cls, conn_string: str, *, pipeline: bool = False, **kwargs: Any
+        cls,
+        conn_string: str,
+        *,
+        pipeline: bool = False,
+        serde: Any | None = None,
+        **kwargs: Any,
     ) -> Iterator[PostgresSaver]:
         """A saver over a pool of connections to `conn_string`, closed on exit."""
         from psycopg_pool import ConnectionPool
@@ -118,7 +126,7 @@ class PostgresSaver(SqlSaver):
         with ConnectionPool(
             conn_string, min_size=1, max_size=4, kwargs={"autocommit": True}, open=True
         ) as pool:
-            yield cls(pool, **kwargs)
+            yield cls(pool, serde=serde, **kwargs)
 
     def close(self) -> None:
         if self._owned_pool is not None:

@@ -11,9 +11,9 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from foldgraph.checkpoint.postgres import PostgresSaver
+from foldgraph.checkpoint.postgres import Conn, PostgresSaver
 
-__all__ = ["AsyncPostgresSaver"]
+__all__ = ["AsyncPostgresSaver", "Conn"]
 
 
 class AsyncPostgresSaver(PostgresSaver):
@@ -26,10 +26,15 @@ class AsyncPostgresSaver(PostgresSaver):
     @classmethod
     @contextlib.asynccontextmanager
     async def from_conn_string(  # type: ignore[override]
-        cls, conn_string: str, *, pipeline: bool = False, **kwargs: Any
+        cls,
+        conn_string: str,
+        *,
+        pipeline: bool = False,
+        serde: Any | None = None,
+        **kwargs: Any,
     ) -> AsyncIterator[AsyncPostgresSaver]:
         """A saver over a pool of connections to `conn_string`, closed on exit."""
-        saver = await asyncio.to_thread(lambda: cls(conn_string, **kwargs))
+        saver = await asyncio.to_thread(lambda: cls(conn_string, serde=serde, **kwargs))
         try:
             yield saver
         finally:

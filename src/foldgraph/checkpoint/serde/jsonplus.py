@@ -24,11 +24,14 @@ from typing import Any, Literal
 from foldgraph.checkpoint.serde._codec import Codec, TypeRegistry, _builtin_types
 from foldgraph.checkpoint.serde.base import SerializerProtocol
 from foldgraph.checkpoint.serde.event_hooks import emit_serde_event
+from foldgraph.checkpoint.serde.types import SendProtocol
 from foldgraph.errors import SerializationError, UnregisteredTypeError
+from foldgraph.store.base import Item
 
-__all__ = ["InvalidModuleError", "JsonPlusSerializer"]
+__all__ = ["EMPTY_BYTES", "InvalidModuleError", "Item", "JsonPlusSerializer", "SendProtocol"]
 
 FORMAT = "fgjson"
+EMPTY_BYTES = b""
 
 
 class InvalidModuleError(UnregisteredTypeError):
@@ -58,7 +61,13 @@ class JsonPlusSerializer(SerializerProtocol):
         allowed_msgpack_modules: Iterable[tuple[str, ...] | type] | Literal[True] | None = None,
         allowed_types: Iterable[type] = (),
         learn: bool = True,
+        __unpack_ext_hook__: Any = None,
     ) -> None:
+        if __unpack_ext_hook__ is not None:
+            raise NotImplementedError(
+                "__unpack_ext_hook__ customises LangGraph's msgpack decoding; foldgraph's "
+                "serializer stores tagged JSON: register types (allowed_types=[...]) instead."
+            )
         self.pickle_fallback = pickle_fallback
         registry = TypeRegistry(_builtin_types())
         registry.register(*allowed_types)
@@ -104,7 +113,7 @@ class JsonPlusSerializer(SerializerProtocol):
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
         if obj is None:
-            return "null", b""
+            return "null", EMPTY_BYTES
         if type(obj) is bytes:
             return "bytes", obj
         if type(obj) is bytearray:

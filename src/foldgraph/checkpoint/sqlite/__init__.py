@@ -22,8 +22,32 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from foldgraph.checkpoint._sql import SqlSaver
+from foldgraph.checkpoint.base import (
+    WRITES_IDX_MAP,
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    get_checkpoint_id,
+    get_checkpoint_metadata,
+)
+from foldgraph.checkpoint.serde.base import SerializerProtocol
+from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-__all__ = ["SqliteSaver"]
+__all__ = [
+    "WRITES_IDX_MAP",
+    "BaseCheckpointSaver",
+    "ChannelVersions",
+    "Checkpoint",
+    "CheckpointMetadata",
+    "CheckpointTuple",
+    "JsonPlusSerializer",
+    "SerializerProtocol",
+    "SqliteSaver",
+    "get_checkpoint_id",
+    "get_checkpoint_metadata",
+]
 
 _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS fg_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -120,6 +144,21 @@ class SqliteSaver(SqlSaver):
 
     async def __aexit__(self, *exc: Any) -> None:
         return None
+
+    @contextlib.contextmanager
+    def cursor(self, transaction: bool = True) -> Iterator[sqlite3.Cursor]:
+        """A cursor on the saver's connection, committed on exit (LangGraph's helper)."""
+        self._ensure_setup()
+        if transaction:
+            with self._tx(write=True) as cur:
+                yield cur
+        else:
+            with self.lock:
+                cur = self.conn.cursor()
+                try:
+                    yield cur
+                finally:
+                    cur.close()
 
     @contextlib.contextmanager
     def _tx(self, write: bool) -> Iterator[sqlite3.Cursor]:

@@ -18,9 +18,33 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+from foldgraph.checkpoint.base import (
+    WRITES_IDX_MAP,
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    get_checkpoint_id,
+    get_checkpoint_metadata,
+)
+from foldgraph.checkpoint.serde.base import SerializerProtocol
+from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from foldgraph.checkpoint.sqlite import SqliteSaver, connect
 
-__all__ = ["AsyncSqliteSaver"]
+__all__ = [
+    "WRITES_IDX_MAP",
+    "AsyncSqliteSaver",
+    "BaseCheckpointSaver",
+    "ChannelVersions",
+    "Checkpoint",
+    "CheckpointMetadata",
+    "CheckpointTuple",
+    "JsonPlusSerializer",
+    "SerializerProtocol",
+    "get_checkpoint_id",
+    "get_checkpoint_metadata",
+]
 
 
 class AsyncSqliteSaver(SqliteSaver):

@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
 
-from foldgraph.store.sqlite import SqliteStore
+from foldgraph.store.sqlite.base import SqliteStore
 
 __all__ = ["AsyncSqliteStore"]
 
@@ -23,11 +23,11 @@ class AsyncSqliteStore(SqliteStore):
     @classmethod
     @contextlib.asynccontextmanager
     async def from_conn_string(  # type: ignore[override]
-        cls, conn_string: str, **kwargs: Any
+        cls, conn_string: str, *, index: Any = None, ttl: Any = None
     ) -> AsyncIterator[AsyncSqliteStore]:
         conn = sqlite3.connect(conn_string, check_same_thread=False, isolation_level=None)
         try:
-            yield cls(conn, **kwargs)
+            yield cls(conn, index=index, ttl=ttl)
         finally:
             conn.close()
 
@@ -38,3 +38,16 @@ class AsyncSqliteStore(SqliteStore):
         if not self.is_setup:
             SqliteStore.setup(self)
         return super()._plan(ops)
+
+    async def sweep_ttl(self) -> int:  # type: ignore[override]
+        return 0
+
+    async def start_ttl_sweeper(  # type: ignore[override]
+        self, sweep_interval_minutes: int | None = None
+    ) -> Any:
+        done = asyncio.get_running_loop().create_future()
+        done.set_result(None)  # nothing to sweep: TTL is not supported
+        return done
+
+    async def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:  # type: ignore[override]
+        return True
