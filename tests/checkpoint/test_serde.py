@@ -292,3 +292,12 @@ def test_untyped_serializers_are_adapted() -> None:
     assert adapted.loads_typed(adapted.dumps_typed([1, "a"])) == [1, "a"]
     serde = JsonPlusSerializer()
     assert maybe_add_typed_methods(serde) is serde
+
+
+def test_a_message_encoded_again_reuses_its_tree_and_gives_the_same_bytes() -> None:
+    serde = JsonPlusSerializer()
+    message = AIMessage("hi", id="1", additional_kwargs={"n": (1, 2)})
+    first = serde.dumps_typed([message])
+    again = serde.dumps_typed([HumanMessage("x", id="2"), message])
+    assert again[1].endswith(first[1][1:])  # the same encoding, taken from the memo
+    assert serde.loads_typed(again) == [HumanMessage("x", id="2"), message]

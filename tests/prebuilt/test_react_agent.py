@@ -519,3 +519,19 @@ def test_provider_builtin_tools_are_bound_but_not_run() -> None:
     agent.invoke({"messages": [HumanMessage("hi", id="h")]})
     assert [t.get("type") for t in model.tools_seen[0]] == ["function", "web_search_preview"]
     assert list(agent.nodes) == ["__start__", "agent", "tools"]
+
+
+def test_messages_stream_of_the_agent() -> None:
+    model = ScriptedChatModel(
+        replies=[ai(call("weather", {"city": "sf"}, "c1"), id="r1"), AIMessage("ok", id="r2")]
+    )
+    agent = create_react_agent(model, [weather])
+    chunks = list(agent.stream({"messages": [HumanMessage("hi", id="h")]}, stream_mode="messages"))
+    assert [
+        (type(m).__name__, m.content, meta["langgraph_node"], meta["langgraph_step"])
+        for m, meta in chunks
+    ] == [
+        ("AIMessage", "", "agent", 1),
+        ("ToolMessage", "sunny in sf", "tools", 2),
+        ("AIMessage", "ok", "agent", 3),
+    ]

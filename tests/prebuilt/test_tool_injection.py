@@ -355,3 +355,17 @@ def test_command_from_a_tool_in_a_graph_with_store_and_state() -> None:
     assert out["messages"][-1] == ToolMessage(
         "renamed", name="rename", tool_call_id="1", id=out["messages"][-1].id
     )
+
+
+def test_setting_a_request_attribute_directly_warns() -> None:
+    def wrapper(request: ToolCallRequest, execute: Any) -> Any:
+        with pytest.warns(DeprecationWarning) as record:
+            request.tool_call = {**request.tool_call, "args": {"text": "set"}}
+        assert str(record[0].message) == (
+            "Setting attribute 'tool_call' on ToolCallRequest is deprecated. Use the override() "
+            "method instead to create a new instance with modified values."
+        )
+        return execute(request)
+
+    out = ToolNode([echo], wrap_tool_call=wrapper).invoke([ai(call("echo", {"text": "a"}, "1"))])
+    assert out == [ToolMessage("set", name="echo", tool_call_id="1")]

@@ -23,6 +23,7 @@ from foldgraph._kernel.snapshot import GraphSpec, NodeSpec, Task
 from foldgraph._shell.node import action_for
 from foldgraph.constants import END, START
 from foldgraph.pregel import Pregel
+from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._node import NodeOutput, NodeRunner
 from foldgraph.types import CachePolicy, RetryPolicy
 
@@ -62,6 +63,10 @@ class EntrypointGraph(Pregel):
 
     retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
     cache_policy: CachePolicy | None = None
+
+    def __init__(self, **core: Any) -> None:
+        # Built from its parts, as a compiled StateGraph is (not from low-level nodes).
+        GraphCore.__init__(self, **core)
 
     def get_graph(self, config: Any = None, *, xray: int | bool = False) -> Any:
         """START -> the function -> END, as LangGraph draws an entrypoint."""

@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import inspect
 import json
+import warnings
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from copy import copy, deepcopy
 from types import UnionType
@@ -247,6 +248,17 @@ class ToolCallRequest:
     tool: BaseTool | None
     state: Any
     runtime: ToolRuntime
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Set once by __init__; later assignments still work but warn, as in LangGraph.
+        if name in self.__dict__:
+            warnings.warn(
+                f"Setting attribute '{name}' on ToolCallRequest is deprecated. Use the "
+                "override() method instead to create a new instance with modified values.",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+        object.__setattr__(self, name, value)
 
     def override(self, **overrides: Any) -> ToolCallRequest:
         """A copy with some fields replaced; the request itself is left as it was."""

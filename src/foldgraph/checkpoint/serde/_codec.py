@@ -48,6 +48,8 @@ from foldgraph.errors import SerializationError, UnregisteredTypeError
 __all__ = ["Codec", "TypeRegistry", "type_name"]
 
 TAG = "!"
+_MESSAGE_MEMO = 20_000
+"""Encoded message trees kept for reuse (a full history value re-encodes old messages)."""
 
 
 def type_name(cls: type) -> str:
@@ -167,6 +169,7 @@ class Codec:
 
         self.registry = registry if registry is not None else TypeRegistry(_builtin_types())
         self.learn = learn
+        self._messages: dict[int, tuple[Any, Any]] = {}
         self._dumps = json.JSONEncoder(
             ensure_ascii=False, separators=(",", ":"), allow_nan=False
         ).encode
@@ -207,10 +210,10 @@ class Codec:
             return out
 
         def dct(o: dict[Any, Any]) -> Any:
-            if TAG in o or not all(type(k) is str for k in o):
-                return {TAG: "d", "v": mapping_items(o)}
             out = {}
             for k, v in o.items():
+                if type(k) is not str or k == TAG:
+                    return {TAG: "d", "v": mapping_items(o)}
                 try:
                     out[k] = enc(v)
                 except Exception as exc:
@@ -275,7 +278,21 @@ class Codec:
                 raise _fail(".value", exc) from None
             return {TAG: "e", "c": remember(type(o)), "v": value}
 
+        memo = self._messages
+
         def message(o: Any) -> Any:
+            # A history is re-encoded in full every so often: reuse the tree of a message
+            # object encoded before (held by the memo, so its id cannot be reused).
+            hit = memo.get(id(o))
+            if hit is not None and hit[0] is o:
+                return hit[1]
+            tree = encode_message(o)
+            if len(memo) >= _MESSAGE_MEMO:
+                memo.clear()
+            memo[id(o)] = (o, tree)
+            return tree
+
+        def encode_message(o: Any) -> Any:
             from langchain_core.messages import message_to_dict
 
             d = message_to_dict(o)
