@@ -264,19 +264,6 @@ class ToolCallRequest:
         """A copy with some fields replaced; the request itself is left as it was."""
         return dataclasses.replace(self, **overrides)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        # Assigning a field after construction still works, with LangGraph's warning.
-        if name in self.__dict__:
-            import warnings
-
-            warnings.warn(
-                f"Setting attribute '{name}' on ToolCallRequest is deprecated. Use the "
-                "override() method instead to create a new instance with modified values.",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-        object.__setattr__(self, name, value)
-
 
 ToolCallWrapper = Callable[
     [ToolCallRequest, Callable[[ToolCallRequest], ToolMessage | Command]],
