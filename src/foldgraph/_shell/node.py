@@ -10,9 +10,13 @@ from typing import Any
 import attrs
 from langchain_core.runnables import Runnable
 
+from foldgraph.errors import NodeError
+
 __all__ = ["NodeAction", "action_for", "node_name"]
 
 _INJECTABLE = ("config", "runtime", "writer", "store", "previous")
+NODE_ERROR = "__pregel_node_error"
+"""Config key under which an error handler's task carries the `NodeError` it handles."""
 
 
 def node_name(obj: Any) -> str:
@@ -36,7 +40,12 @@ def _injections(func: Callable[..., Any]) -> tuple[str, ...]:
         params = list(inspect.signature(func).parameters.values())
     except (TypeError, ValueError):
         return ()
-    return tuple(p.name for p in params[1:] if p.name in _INJECTABLE)
+    return tuple(
+        p.name
+        for p in params[1:]
+        if p.name in _INJECTABLE
+        or (p.name == "error" and p.annotation in (NodeError, "NodeError", "errors.NodeError"))
+    )
 
 
 @attrs.frozen(slots=True)
@@ -63,6 +72,9 @@ class NodeAction:
                 kwargs["store"] = runtime.store
             elif param == "previous":
                 kwargs["previous"] = runtime.previous
+            elif param == "error":
+                # Given to error handlers; any other node typing `error: NodeError` gets None.
+                kwargs["error"] = config.get("configurable", {}).get(NODE_ERROR)
         return kwargs
 
     def call(self, state: Any, config: dict[str, Any], runtime: Any) -> Any:

@@ -6,6 +6,7 @@ import inspect
 import typing
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
+from datetime import timedelta
 from typing import Any, Generic, Self, TypeVar
 
 import attrs
@@ -34,7 +35,14 @@ from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._schema import schema_jsonschema, schema_model
-from foldgraph.types import CachePolicy, Command, RetryPolicy, ensure_valid_checkpointer
+from foldgraph.types import (
+    CachePolicy,
+    Command,
+    RetryPolicy,
+    TimeoutPolicy,
+    TracePolicy,
+    ensure_valid_checkpointer,
+)
 
 __all__ = ["CompiledStateGraph", "StateGraph"]
 
@@ -61,6 +69,44 @@ class StateNodeSpec:
     ends: tuple[str, ...] | dict[str, str] | None = ()
     defer: bool = False
     action: Any = attrs.field(default=None, eq=False, repr=False)
+    error_handler_node: str | None = None
+    """The handler node that takes over when this node fails (after its retries)."""
+    is_error_handler: bool = False
+    timeout: TimeoutPolicy | None = None
+    trace_policy: Any = None
+
+
+@attrs.define(slots=True)
+class _NodeDefaults:
+    """What `set_node_defaults` gave; applied at compile(), per-node values winning."""
+
+    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
+    cache_policy: CachePolicy | None = None
+    error_handler: Any = None
+    timeout: TimeoutPolicy | None = None
+
+
+DEFAULT_ERROR_HANDLER = "__default_error_handler__"
+
+
+def _check_handler(handler: Any) -> None:
+    if not (callable(handler) or isinstance(handler, Runnable | dict)):
+        raise TypeError(
+            "Expected a Runnable, callable or dict."
+            f"Instead got an unsupported type: {type(handler)}"
+        )
+
+
+def _handler_spec(handler: Any, name: str, input_schema: Any) -> StateNodeSpec:
+    return StateNodeSpec(
+        runnable=_as_runnable(handler, name),
+        action=handler,
+        metadata=None,
+        input_schema=input_schema,
+        retry_policy=None,
+        cache_policy=None,
+        is_error_handler=True,
+    )
 
 
 def _as_runnable(action: Any, name: str) -> Any:
@@ -197,6 +243,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         self.schemas: dict[Any, dict[str, BaseChannel | str]] = {}
         self.waiting_edges: set[tuple[tuple[str, ...], str]] = set()
         self.compiled = False
+        self._node_defaults = _NodeDefaults()
         self.state_schema = state_schema
         self.context_schema = context_schema
         self.input_schema = input_schema or state_schema
@@ -252,9 +299,17 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
         cache_policy: CachePolicy | None = None,
         destinations: dict[str, str] | tuple[str, ...] | None = None,
+        error_handler: Any = None,
+        timeout: float | timedelta | TimeoutPolicy | None = None,
+        trace_policy: TracePolicy | None = None,
         **kwargs: Any,
     ) -> Self:
-        """Add a node: `add_node("name", fn)` or `add_node(fn)` (named after the function)."""
+        """Add a node: `add_node("name", fn)` or `add_node(fn)` (named after the function).
+
+        `error_handler` (a function or Runnable) takes over when the node fails after
+        its retries: it gets the state and, through an `error: NodeError` parameter,
+        what failed; what it returns is the update instead (a `Command` may route on).
+        """
         retry_policy = renamed_parameter(
             kwargs, "retry", "retry_policy", retry_policy, since=(0, 5)
         )
@@ -293,6 +348,18 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         if input_schema is not None and input_schema is not self.state_schema:
             self._add_schema(input_schema)
         ends: Any = destinations if destinations is not None else _command_ends(action)
+        policy = TimeoutPolicy.coerce(timeout)
+        handler_name = None
+        if error_handler is not None:
+            _check_handler(error_handler)
+            handler_name = f"__error_handler__{name}"
+            if handler_name in self.nodes:
+                raise ValueError(
+                    f"Auto-generated error handler node `{handler_name}` already exists."
+                )
+            self.nodes[handler_name] = _handler_spec(
+                error_handler, handler_name, input_schema or self.state_schema
+            )
         self.nodes[name] = StateNodeSpec(
             runnable=_as_runnable(action, name),
             action=action,
@@ -302,8 +369,67 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             cache_policy=cache_policy,
             ends=ends,
             defer=defer,
+            error_handler_node=handler_name,
+            timeout=policy,
+            trace_policy=trace_policy,
         )
         return self
+
+    def set_node_defaults(
+        self,
+        *,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+        cache_policy: CachePolicy | None = None,
+        error_handler: Any = None,
+        timeout: float | timedelta | TimeoutPolicy | None = None,
+    ) -> Self:
+        """Policies for every node that does not set its own, applied at compile().
+
+        Retry and timeout defaults cover error-handler nodes too; cache and handler
+        defaults only regular nodes (a handler never catches itself). Subgraphs do
+        not inherit them.
+        """
+        defaults = self._node_defaults
+        if retry_policy is not None:
+            defaults.retry_policy = retry_policy
+        if cache_policy is not None:
+            defaults.cache_policy = cache_policy
+        if error_handler is not None:
+            _check_handler(error_handler)
+            defaults.error_handler = error_handler
+        if timeout is not None:
+            defaults.timeout = TimeoutPolicy.coerce(timeout)
+        return self
+
+    def _effective_nodes(self) -> dict[str, StateNodeSpec]:
+        """The nodes with `set_node_defaults` applied (the builder itself is left as it is)."""
+        defaults = self._node_defaults
+        nodes = dict(self.nodes)
+        handler = None
+        if defaults.error_handler is not None:
+            if DEFAULT_ERROR_HANDLER in nodes:
+                raise ValueError(
+                    "Auto-generated default error handler node "
+                    f"`{DEFAULT_ERROR_HANDLER}` already exists."
+                )
+            handler = DEFAULT_ERROR_HANDLER
+            nodes[handler] = _handler_spec(defaults.error_handler, handler, self.state_schema)
+        if handler is None and defaults == _NodeDefaults():
+            return nodes
+        for name, spec in nodes.items():
+            changes: dict[str, Any] = {}
+            regular = not spec.is_error_handler
+            if regular and handler is not None and spec.error_handler_node is None:
+                changes["error_handler_node"] = handler
+            if defaults.retry_policy is not None and spec.retry_policy is None:
+                changes["retry_policy"] = defaults.retry_policy
+            if regular and defaults.cache_policy is not None and spec.cache_policy is None:
+                changes["cache_policy"] = defaults.cache_policy
+            if defaults.timeout is not None and spec.timeout is None:
+                changes["timeout"] = defaults.timeout
+            if changes:
+                nodes[name] = attrs.evolve(spec, **changes)
+        return nodes
 
     def _infer_input_schema(self, action: Any) -> Any:
         target = action
@@ -586,10 +712,11 @@ def _build(
     strict_updates: bool = False,
     warn_unreturned_mutations: bool = False,
 ) -> tuple[GraphSpec, dict[str, NodeRunner], list[str]]:
+    nodes = builder._effective_nodes()
     channels: dict[str, BaseChannel] = dict(builder.channels)
     channels[START] = EphemeralValue(Any, key=START)
     channels[TASKS] = Topic(Any, key=TASKS)
-    for name, node in builder.nodes.items():
+    for name, node in nodes.items():
         key = branch_channel(name)
         channels[key] = (
             LastValueAfterFinish(Any, key=key)
@@ -601,7 +728,7 @@ def _build(
     for starts, end in sorted(builder.waiting_edges):
         key = join_channel(starts, end)
         joined[end].append(key)
-        deferred = end in builder.nodes and builder.nodes[end].defer
+        deferred = end in nodes and nodes[end].defer
         channels[key] = (
             NamedBarrierValueAfterFinish(Any, frozenset(starts), key=key)
             if deferred
@@ -656,13 +783,17 @@ def _build(
     state_tuple = tuple(state_keys)
     managed_keys = frozenset(builder.managed)
     root = list(builder.channels) == [ROOT]
-    for name, node in builder.nodes.items():
+    for name, node in nodes.items():
         schema_fields_ = builder.schemas.get(
             node.input_schema, builder.schemas[builder.state_schema]
         )
         reads = tuple(k for k, c in schema_fields_.items() if not isinstance(c, str))
         managed = tuple((k, c) for k, c in schema_fields_.items() if isinstance(c, str))
-        triggers = (branch_channel(name), *sorted(joined.get(name, ())))
+        triggers = (
+            ()  # an error handler runs only when its node fails, never from an edge
+            if node.is_error_handler
+            else (branch_channel(name), *sorted(joined.get(name, ())))
+        )
         node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
         target = node.runnable if node.action is None else node.action
         runners[name] = NodeRunner(
@@ -683,8 +814,9 @@ def _build(
             strict_updates=strict_updates,
             warn_unreturned_mutations=warn_unreturned_mutations,
             bound=node.runnable,
+            error_handler=node.error_handler_node,
         )
-    return GraphSpec.build(channels, node_specs), runners, list(builder.nodes)
+    return GraphSpec.build(channels, node_specs), runners, list(nodes)
 
 
 def draw(builder: StateGraph[Any, Any, Any, Any], graph: Any = None) -> Any:

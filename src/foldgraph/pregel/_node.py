@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from foldgraph._context import TASK_SCOPE
 from foldgraph._kernel.fold import fresh_snapshot, read_state
 from foldgraph._kernel.frozen import freeze, thaw
 from foldgraph._kernel.names import ROOT
@@ -62,6 +63,18 @@ def _retry_matches(policy: RetryPolicy, exc: Exception) -> bool:
     return bool(retry_on(exc))
 
 
+def next_attempt(runtime: Any, attempt: int) -> Any:
+    """The runtime of a retry: `execution_info.node_attempt` counts it (1 is the first run)."""
+    info = runtime.execution_info
+    if info is None:
+        return runtime
+    runtime = runtime.override(execution_info=info.patch(node_attempt=attempt))
+    scope = TASK_SCOPE.get()
+    if scope is not None:
+        scope.runtime = runtime  # get_runtime() inside the node sees the attempt too
+    return runtime
+
+
 def _next_interval(policy: RetryPolicy, attempt: int) -> float:
     interval = min(
         policy.max_interval, policy.initial_interval * (policy.backoff_factor ** (attempt - 1))
@@ -96,6 +109,8 @@ class NodeRunner:
     """Reject updates to keys the state does not declare (LangGraph drops them)."""
     warn_unreturned_mutations: bool = False
     """Warn when the node changes its input in place and does not return the change."""
+    error_handler: str | None = None
+    """The node that takes over when this one fails after its retries."""
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
     bound: Any = attrs.field(default=None, eq=False, repr=False)
     """The node's Runnable, as LangGraph programs read it (`graph.nodes[name].bound`)."""
@@ -191,6 +206,8 @@ class NodeRunner:
         attempt = 0
         while True:
             attempt += 1
+            if attempt > 1:
+                runtime = next_attempt(runtime, attempt)
             try:
                 return self.action.call(value, config, runtime)
             except GraphBubbleUp:
@@ -206,6 +223,8 @@ class NodeRunner:
         attempt = 0
         while True:
             attempt += 1
+            if attempt > 1:
+                runtime = next_attempt(runtime, attempt)
             try:
                 return await self.action.acall(value, config, runtime)
             except GraphBubbleUp:

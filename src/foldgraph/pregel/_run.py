@@ -17,7 +17,7 @@ import attrs
 
 from foldgraph._context import interrupt_id
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.fold import apply, apply_without_step, plan
+from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
 from foldgraph._kernel.snapshot import Snapshot, Task
@@ -27,6 +27,7 @@ from foldgraph.errors import (
     ErrorCode,
     GraphRecursionError,
     InvalidUpdateError,
+    NodeError,
     create_error_message,
 )
 from foldgraph.pregel import _emit as emit
@@ -108,6 +109,8 @@ class Run:
     control: Any = None
     """A `RunControl` whose drain request stops the run at a superstep boundary."""
     _writer: Any = None
+    node_errors: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """The `NodeError` each error-handler task of this run handles, by task id."""
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -506,19 +509,10 @@ class Run:
             if result.interrupts:
                 interrupted.append(result)
                 continue
-            assert result.output is not None
-            writes = list(result.output.writes)
-            self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
-            self.save_writes(t, writes or [("__no_writes__", None)])
-            task_writes.append((t, writes))
-            if "updates" in self.modes and t.name != START:
-                chunk = {t.name: result.output.update_chunk()}
-                if result.output.cached:
-                    chunk["__metadata__"] = {"cached": True}
-                yield Emit(self.ns, "updates", chunk)
-            if "tasks" in self.modes or "debug" in self.modes:
-                yield from emit.task_result(graph, self.ns, self.modes, t, result.output, step)
+            yield from self._accept(t, result, task_writes, step)
 
+        if errors:
+            errors = yield from self._handle_errors(errors, task_writes, interrupted, step)
         if errors:
             first = errors[0]
             for r in errors:
@@ -576,6 +570,82 @@ class Run:
         if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
             yield from self._emit_checkpoint(new)
         return "ok"
+
+    def _accept(
+        self,
+        t: Task,
+        result: TaskResult,
+        task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]],
+        step: int,
+    ) -> Generator[Emit, Any, None]:
+        """Keep a finished task's writes for the step, save them, and stream them."""
+        assert result.output is not None
+        writes = list(result.output.writes)
+        self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
+        self.save_writes(t, writes or [("__no_writes__", None)])
+        task_writes.append((t, writes))
+        if "updates" in self.modes and t.name != START:
+            chunk = {t.name: result.output.update_chunk()}
+            if result.output.cached:
+                chunk["__metadata__"] = {"cached": True}
+            yield Emit(self.ns, "updates", chunk)
+        if "tasks" in self.modes or "debug" in self.modes:
+            yield from emit.task_result(self.graph, self.ns, self.modes, t, result.output, step)
+
+    def _handle_errors(
+        self,
+        errors: list[TaskResult],
+        task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]],
+        interrupted: list[TaskResult],
+        step: int,
+    ) -> Generator[Emit | Execute, Any, list[TaskResult]]:
+        """Run the error handler of each failed node that has one, in the same step.
+
+        The failure is recorded on the failed task (as LangGraph keeps it in
+        history); the handler gets the node's input and a `NodeError`, and what
+        it returns stands for the node's update. Errors with no handler, and a
+        handler's own failure, are returned to fail the run.
+        """
+        runners = self.graph.runners
+        remaining: list[TaskResult] = []
+        handled: list[tuple[TaskResult, Task]] = []
+        for r in errors:
+            runner = runners.get(r.task.name)
+            handler = runner.error_handler if runner is not None else None
+            if r.error is None or handler is None or handler not in runners:
+                remaining.append(r)
+                continue
+            error = [(ERROR, _error_repr(r.error))]
+            self._pending[r.task.id] = [*self._pending.get(r.task.id, []), *error]
+            self.save_writes(r.task, error)
+            handler_task = Task(
+                id=task_id(self.snapshot.id, step, (PUSH, "node_error_handler", r.task.id)),
+                name=handler,
+                path=(*r.task.path, "node_error_handler"),
+                triggers=(),
+                input=r.task.input,
+            )
+            self.node_errors[handler_task.id] = NodeError(node=r.task.name, error=r.error)
+            handled.append((r, handler_task))
+        if not handled:
+            return remaining
+        if "tasks" in self.modes or "debug" in self.modes:
+            for _, h in handled:
+                yield from emit.task_start(self.ns, self.modes, h, step)
+        results = yield Execute(tuple(h for _, h in handled), step)
+        assert results is not None
+        for r, h in handled:
+            outcome = results[h.id]
+            if outcome.calls:
+                yield from self._record_calls(outcome.calls, step)
+            if outcome.error is not None or outcome.parent_command is not None:
+                remaining.append(outcome)
+            elif outcome.interrupts:
+                interrupted.append(outcome)
+            else:
+                task_writes.append((r.task, ()))  # the failed node consumed its triggers
+                yield from self._accept(h, outcome, task_writes, step)
+        return remaining
 
     def _record_calls(self, calls: Sequence[CallRecord], step: int) -> Generator[Emit, Any, None]:
         """Save the functional-API task calls that ended, and stream them."""

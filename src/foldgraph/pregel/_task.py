@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +23,7 @@ from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import PREVIOUS
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
+from foldgraph._shell.node import NODE_ERROR
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
@@ -58,20 +60,26 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
 def _scope(run: Run, task: Task, step: int) -> TaskScope:
     """The task's config, runtime and interrupt scratchpad, as its code will see them."""
     config = _task_config(run, task, step)
+    if run.node_errors:
+        node_error = run.node_errors.get(task.id)
+        if node_error is not None:
+            config[CONF][NODE_ERROR] = node_error
     runtime = run.runtime
     previous = run.snapshot.values.get(PREVIOUS, MISSING)
     if previous is not MISSING:
         # What an entrypoint saved on its last run of this thread.
         runtime = runtime.override(previous=thaw(previous))
-    if run.checkpointer is not None or runtime.execution_info is not None:
-        runtime = runtime.override(
-            execution_info=ExecutionInfo(
-                checkpoint_id=run.snapshot.id,
-                checkpoint_ns=config[CONF]["checkpoint_ns"],
-                task_id=task.id,
-                thread_id=run.thread_id,
-            )
+    run_id = config.get("run_id")
+    runtime = runtime.override(
+        execution_info=ExecutionInfo(
+            checkpoint_id=run.snapshot.id,
+            checkpoint_ns=config[CONF]["checkpoint_ns"],
+            task_id=task.id,
+            thread_id=run.thread_id,
+            run_id=str(run_id) if run_id else None,
+            node_first_attempt_time=time.time(),
         )
+    )
     pad = Scratchpad(
         run.task_interrupt_id(task),
         run.resume_values(task),

@@ -1,0 +1,194 @@
+"""Per-node error handlers and `set_node_defaults`, as in LangGraph 1.2.
+
+Expected values come from running the same programs on LangGraph 1.2.22.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from foldgraph.checkpoint.memory import InMemorySaver
+from foldgraph.errors import NodeError
+from foldgraph.graph import END, START, StateGraph
+from foldgraph.runtime import Runtime
+from foldgraph.types import CachePolicy, Command, RetryPolicy, interrupt
+
+FAST = RetryPolicy(max_attempts=2, initial_interval=0.001, jitter=False)
+
+
+class S(TypedDict):
+    log: Annotated[list[str], operator.add]
+
+
+def policies(value: Any) -> tuple[RetryPolicy, ...]:
+    """A node's retry policies as a tuple (LangGraph keeps a tuple, foldgraph what was given)."""
+    return (value,) if isinstance(value, RetryPolicy) else tuple(value)
+
+
+def after(state: S) -> dict[str, Any]:
+    return {"log": ["after"]}
+
+
+def chain(bad: Any, **options: Any) -> StateGraph[Any, Any, Any, Any]:
+    builder = StateGraph(S)
+    builder.add_node("bad", bad, **options)
+    builder.add_node("after", after)
+    builder.add_edge(START, "bad")
+    builder.add_edge("bad", "after")
+    return builder
+
+
+def test_own_handler_recovers_after_retries_counting_attempts() -> None:
+    attempts: list[int] = []
+
+    def bad(state: S, runtime: Runtime) -> dict[str, Any]:
+        assert runtime.execution_info is not None
+        attempts.append(runtime.execution_info.node_attempt)
+        raise ConnectionError("down")
+
+    def handler(state: S, error: NodeError) -> dict[str, Any]:
+        return {"log": [f"handled {error.node}: {type(error.error).__name__} {error.error}"]}
+
+    graph = chain(bad, error_handler=handler, retry_policy=FAST).compile(
+        checkpointer=InMemorySaver()
+    )
+    config = {"configurable": {"thread_id": "1"}}
+    assert list(graph.stream({"log": []}, config, stream_mode=["updates", "values"])) == [
+        ("values", {"log": []}),
+        ("updates", {"__error_handler__bad": {"log": ["handled bad: ConnectionError down"]}}),
+        ("values", {"log": ["handled bad: ConnectionError down"]}),
+    ]
+    assert attempts == [1, 2]
+    # The handler's update stands for the node's: the node's own edges do not fire.
+    history = [
+        (h.metadata["step"], h.next, [(t.name, t.error) for t in h.tasks], h.values)
+        for h in graph.get_state_history(config)
+    ]
+    assert history == [
+        (1, (), [], {"log": ["handled bad: ConnectionError down"]}),
+        (0, ("bad",), [("bad", "ConnectionError('down')")], {"log": []}),
+        (-1, ("__start__",), [("__start__", None)], {"log": []}),
+    ]
+    assert list(graph.nodes) == ["__start__", "__error_handler__bad", "bad", "after"]
+
+
+def bad(state: S) -> dict[str, Any]:
+    raise ConnectionError("down")
+
+
+def test_handler_may_route_on_with_a_command() -> None:
+    def handler(state: S, error: NodeError) -> Command[Any]:
+        return Command(update={"log": ["h2"]}, goto="after")
+
+    assert chain(bad, error_handler=handler).compile().invoke({"log": []}) == {
+        "log": ["h2", "after"]
+    }
+
+    def to_end(state: S, error: NodeError) -> Command[Any]:
+        return Command(update={"log": ["h2"]}, goto=END)
+
+    assert chain(bad, error_handler=to_end).compile().invoke({"log": []}) == {"log": ["h2"]}
+
+
+def test_default_handler_from_set_node_defaults() -> None:
+    def fallback(state: S, error: NodeError) -> dict[str, Any]:
+        return {"log": [f"default {error.node}"]}
+
+    builder = chain(bad).set_node_defaults(error_handler=fallback)
+    assert builder.compile().invoke({"log": []}) == {"log": ["default bad"]}
+    # compile() leaves the builder as it was: compiling twice works (LangGraph 1.2.22
+    # refuses a second compile(), its default handler node being already added).
+    assert builder.compile().invoke({"log": []}) == {"log": ["default bad"]}
+
+
+def test_own_handler_wins_over_the_default() -> None:
+    def own(state: S, error: NodeError) -> dict[str, Any]:
+        return {"log": ["own"]}
+
+    def fallback(state: S, error: NodeError) -> dict[str, Any]:
+        return {"log": ["default"]}
+
+    builder = chain(bad, error_handler=own).set_node_defaults(error_handler=fallback)
+    assert builder.compile().invoke({"log": []}) == {"log": ["own"]}
+
+
+def test_interrupts_never_reach_a_handler() -> None:
+    def asks(state: S) -> dict[str, Any]:
+        return {"log": [interrupt("q")]}
+
+    def fallback(state: S, error: NodeError) -> dict[str, Any]:
+        raise AssertionError("an interrupt is not an error")
+
+    builder = StateGraph(S).set_node_defaults(error_handler=fallback)
+    builder.add_node("asks", asks)
+    builder.add_edge(START, "asks")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "i"}}
+    first = graph.invoke({"log": []}, config)
+    assert [i.value for i in first["__interrupt__"]] == ["q"]
+    assert graph.invoke(Command(resume="A"), config) == {"log": ["A"]}
+
+
+def test_a_failing_handler_fails_the_run_with_its_own_error() -> None:
+    def broken(state: S, error: NodeError) -> dict[str, Any]:
+        raise KeyError("handler broke")
+
+    with pytest.raises(KeyError, match="handler broke"):
+        chain(bad, error_handler=broken).compile().invoke({"log": []})
+
+
+def test_default_retry_covers_handlers_default_cache_does_not() -> None:
+    calls = {"handler": 0}
+
+    def flaky_handler(state: S, error: NodeError) -> dict[str, Any]:
+        calls["handler"] += 1
+        if calls["handler"] == 1:
+            raise ConnectionError("handler blip")
+        return {"log": ["recovered"]}
+
+    builder = chain(bad, error_handler=flaky_handler).set_node_defaults(
+        retry_policy=FAST, cache_policy=CachePolicy()
+    )
+    graph = builder.compile()
+    handler = graph.nodes["__error_handler__bad"]
+    assert policies(handler.retry_policy) == (FAST,)
+    assert handler.cache_policy is None
+    assert graph.nodes["bad"].cache_policy == CachePolicy()
+    assert graph.invoke({"log": []}) == {"log": ["recovered"]}
+    assert calls["handler"] == 2
+
+
+def test_per_node_policies_win_over_defaults() -> None:
+    own = RetryPolicy(max_attempts=5)
+    builder = chain(bad, retry_policy=own).set_node_defaults(retry_policy=FAST)
+    graph = builder.compile()
+    assert policies(graph.nodes["bad"].retry_policy) == (own,)
+    assert policies(graph.nodes["after"].retry_policy) == (FAST,)
+
+
+@pytest.mark.timeout(10)
+def test_async_handler() -> None:
+    async def abad(state: S) -> dict[str, Any]:
+        raise ConnectionError("down")
+
+    async def handler(state: S, error: NodeError) -> dict[str, Any]:
+        return {"log": [f"async handled {error.node}"]}
+
+    graph = chain(abad, error_handler=handler).compile()
+    assert asyncio.run(graph.ainvoke({"log": []})) == {"log": ["async handled bad"]}
+
+
+def test_bad_handlers_and_timeouts_are_refused() -> None:
+    for handler in (3, "nonexistent"):
+        with pytest.raises(TypeError, match="Expected a Runnable, callable or dict"):
+            chain(bad, error_handler=handler)
+    with pytest.raises(TypeError, match="Expected a Runnable, callable or dict"):
+        StateGraph(S).set_node_defaults(error_handler=3)
+    with pytest.raises(ValueError, match="run_timeout must be greater than 0"):
+        chain(bad, timeout=-1)
+    with pytest.raises(ValueError, match="run_timeout must be greater than 0"):
+        StateGraph(S).set_node_defaults(timeout=0)
