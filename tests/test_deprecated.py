@@ -331,3 +331,19 @@ def test_setting_a_tool_call_request_field() -> None:
     with pytest.warns(DeprecationWarning, match=re.escape(message)):
         request.state = {"b": 2}
     assert request.state == {"b": 2}
+
+
+def test_foldgraph_itself_uses_no_deprecated_name() -> None:
+    # Every module imports cleanly with deprecation warnings as errors (except the
+    # deprecated module path itself), so users only see warnings their own code causes.
+    import subprocess
+    import sys
+
+    program = (
+        "import pkgutil, importlib, warnings, foldgraph\n"
+        "warnings.simplefilter('error', DeprecationWarning)\n"
+        "for m in pkgutil.walk_packages(foldgraph.__path__, 'foldgraph.'):\n"
+        "    if m.name != 'foldgraph.pregel.types':\n"
+        "        importlib.import_module(m.name)\n"
+    )
+    subprocess.run([sys.executable, "-c", program], check=True)
