@@ -7,6 +7,7 @@
 # Without a server the command still runs and the Postgres tests skip loudly,
 # except under CI (CI=true), where a missing server is an error.
 set -uo pipefail
+export PATH="$PATH:/usr/sbin:/sbin"  # runuser, useradd
 
 find_bindir() {
     if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1; then

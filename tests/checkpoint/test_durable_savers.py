@@ -401,3 +401,43 @@ def test_raw_saver_api_round_trip(durable_saver: Any) -> None:
     assert got.checkpoint["id"] == cp["id"] and got.parent_config is None
     assert got.pending_writes == [("task-1", "__error__", "second"), ("task-1", "x", (1, 2))]
     assert got.metadata == {"source": "input", "step": -1}
+
+
+def test_postgres_saver_refuses_async_connections_with_the_way_out() -> None:
+    import os
+    import uuid
+
+    import psycopg
+
+    from foldgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+    dsn = os.environ.get("FOLDGRAPH_PG_DSN")
+    if not dsn:
+        reason = "NO POSTGRESQL SERVER: FOLDGRAPH_PG_DSN is not set (run `make test`)."
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    thread = {"configurable": {"thread_id": f"pg-{uuid.uuid4()}"}}
+
+    async def main() -> str:
+        conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+        try:
+            with pytest.raises(TypeError) as info:
+                AsyncPostgresSaver(conn)
+            return str(info.value)
+        finally:
+            await conn.close()
+
+    message = asyncio.run(main())
+    assert message.startswith("AsyncPostgresSaver runs psycopg's blocking API")
+    assert "AsyncPostgresSaver.from_conn_string(dsn)" in message
+
+    async def use() -> Any:
+        async with AsyncPostgresSaver.from_conn_string(dsn) as saver:
+            await saver.setup()
+            graph = loop_graph(2).compile(checkpointer=saver)
+            out = await graph.ainvoke({"messages": [HumanMessage("hi", id="h")]}, thread)
+            await saver.adelete_thread(thread["configurable"]["thread_id"])
+            return out
+
+    assert asyncio.run(use())["turn"] == 2

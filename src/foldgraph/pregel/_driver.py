@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from typing import Any
 
 from foldgraph._kernel.snapshot import Task
-from foldgraph.pregel._protocol import Emit, Execute, TaskResult
+from foldgraph.pregel._protocol import Emit, Execute, Results, TaskResult
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._task import arun_task, run_task
 
@@ -36,8 +36,6 @@ _POOLS: dict[int, concurrent.futures.ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
 _POLL = 0.01
 """Seconds between looks at the live queue while tasks run (custom / messages modes)."""
-
-Results = dict[str, TaskResult]
 
 
 def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
@@ -55,7 +53,13 @@ def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
                 send = None
                 yield item
                 continue
-            send = yield from _execute(run, item, max_workers, live)
+            tasks = item.tasks
+            timed = getattr(run.graph, "step_timeout", None) is not None
+            if len(tasks) == 1 and live is None and not timed:
+                # One task: run it here, no pool round trip.
+                send = {tasks[0].path: run_task(run, tasks[0], item.step)}
+            else:
+                send = yield from _execute(run, item, max_workers, live)
             while run.child_sink:
                 yield run.child_sink.pop(0)
     finally:
@@ -118,7 +122,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                 if live is not None:
                     for emit in _drain(live, run):
                         yield emit
-            send = {r.task.id: r for r in results}
+            send = {r.task.path: r for r in results}
             while run.child_sink:
                 yield run.child_sink.pop(0)
     finally:
@@ -134,7 +138,7 @@ def _execute(
     if step_timeout is not None:
         return (yield from _run_timed(run, tasks, step, max_workers, live, step_timeout))
     if len(tasks) == 1 and live is None:
-        return {tasks[0].id: run_task(run, tasks[0], step)}
+        return {tasks[0].path: run_task(run, tasks[0], step)}
     if live is None:
         return _run_shared(run, tasks, step, max_workers)
     return (yield from _run_streaming(run, tasks, step, max_workers, live))
@@ -151,7 +155,7 @@ def _run_shared(run: Run, tasks: Sequence[Task], step: int, max_workers: int | N
                 task = todo.popleft()
             except IndexError:
                 return
-            results[task.id] = run_task(run, task, step)
+            results[task.path] = run_task(run, task, step)
 
     limit = max_workers or _POOL_SIZE
     pool = _pool(max_workers)
@@ -161,7 +165,7 @@ def _run_shared(run: Run, tasks: Sequence[Task], step: int, max_workers: int | N
     ]
     contextvars.copy_context().run(work)
     _join(helpers)
-    return {t.id: results[t.id] for t in tasks}
+    return results
 
 
 def _run_streaming(
@@ -191,13 +195,13 @@ def _run_streaming(
             if not future.running() and future.cancel():
                 pending.discard(future)
                 task = futures[future]
-                results[task.id] = contextvars.copy_context().run(run_task, run, task, step)
+                results[task.path] = contextvars.copy_context().run(run_task, run, task, step)
                 yield from _drain(live, run)
     yield from _drain(live, run)
     for future, task in futures.items():
         if not future.cancelled():
-            results[task.id] = future.result()
-    return {t.id: results[t.id] for t in tasks}
+            results[task.path] = future.result()
+    return results
 
 
 def _run_timed(
@@ -228,7 +232,7 @@ def _run_timed(
         )
         if live is not None:
             yield from _drain(live, run)
-    return {t.id: f.result() for f, t in futures.items()}
+    return {t.path: f.result() for f, t in futures.items()}
 
 
 def _join(helpers: Sequence[concurrent.futures.Future[Any]]) -> None:

@@ -8,7 +8,7 @@ import random
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -37,9 +37,11 @@ __all__ = ["NodeOutput", "NodeRunner"]
 Writes = list[tuple[str, Any]]
 
 
-@attrs.frozen(slots=True)
-class NodeOutput:
-    """What one task produced: channel writes, and the per-item updates for the stream."""
+class NodeOutput(NamedTuple):
+    """What one task produced: channel writes, and the per-item updates for the stream.
+
+    A NamedTuple: one is made per task, and it is immutable and built in C.
+    """
 
     writes: tuple[tuple[str, Any], ...]
     updates: tuple[dict[str, Any], ...] = ()
@@ -205,15 +207,15 @@ class NodeRunner:
 
     # -- calling ----------------------------------------------------------------------------
 
-    def call(self, value: Any, config: dict[str, Any], runtime: Any) -> Any:
+    def call(self, value: Any, scope: Any) -> Any:
         assert self.action is not None
         attempt = 0
         while True:
             attempt += 1
             if attempt > 1:
-                runtime = next_attempt(runtime, attempt)
+                scope.runtime = next_attempt(scope.runtime, attempt)
             try:
-                return self.action.call(value, config, runtime)
+                return self.action.call(value, scope)
             except GraphBubbleUp:
                 raise
             except asyncio.CancelledError as exc:
@@ -225,22 +227,17 @@ class NodeRunner:
                     raise
                 time.sleep(_next_interval(policy, attempt))
 
-    async def acall(self, value: Any, config: dict[str, Any], runtime: Any) -> Any:
+    async def acall(self, value: Any, scope: Any) -> Any:
         assert self.action is not None
         attempt = 0
         while True:
             attempt += 1
             if attempt > 1:
-                runtime = next_attempt(runtime, attempt)
+                scope.runtime = next_attempt(scope.runtime, attempt)
             try:
                 if self.timeout is None:
-                    return await self.action.acall(value, config, runtime)
-                return await run_with_timeout(
-                    self.name,
-                    self.timeout,
-                    lambda timed: self.action.acall(value, config, timed),  # type: ignore[union-attr]
-                    runtime,
-                )
+                    return await self.action.acall(value, scope)
+                return await self._timed_attempt(value, scope)
             except GraphBubbleUp:
                 raise
             except asyncio.CancelledError as exc:
@@ -253,6 +250,21 @@ class NodeRunner:
                 if policy is None or attempt >= policy.max_attempts:
                     raise
                 await asyncio.sleep(_next_interval(policy, attempt))
+
+    async def _timed_attempt(self, value: Any, scope: Any) -> Any:
+        """One attempt under the node's timeout; its runtime carries the attempt's clock."""
+        assert self.action is not None and self.timeout is not None
+        action = self.action
+        base = scope.runtime
+
+        def attempt(timed: Any) -> Any:
+            scope.runtime = timed
+            return action.acall(value, scope)
+
+        try:
+            return await run_with_timeout(self.name, self.timeout, attempt, base)
+        finally:
+            scope.runtime = base
 
     def cache_key(self, value: Any) -> tuple[tuple[str, ...], str] | None:
         if self.cache_policy is None:
@@ -306,6 +318,14 @@ class NodeRunner:
 
     def output_writes(self, output: Any, *, from_subgraph: bool = False) -> NodeOutput:
         """Channel writes for what a node returned (dict, schema instance, Command, list)."""
+        if type(output) is dict and output.keys() <= self.writable and not self.root:
+            # The common case: a plain dict of known keys.
+            update = dict(output)
+            if self.message_keys:
+                self._give_ids(update.items())
+            return NodeOutput(
+                writes=(*update.items(), *self.static_writes), updates=(update,) if update else ()
+            )
         updates: list[dict[str, Any]] = []
         writes: Writes = []
         if output is None:

@@ -97,7 +97,16 @@ class PostgresSaver(SqlSaver):
         full_every: int = 100,
     ) -> None:
         super().__init__(serde=serde, full_every=full_every)
-        _import_psycopg()
+        psycopg = _import_psycopg()
+        if isinstance(conn, psycopg.AsyncConnection) or type(conn).__name__ == (
+            "AsyncConnectionPool"
+        ):
+            raise TypeError(
+                f"{type(self).__name__} runs psycopg's blocking API in worker threads and "
+                f"cannot use a {type(conn).__name__}: pass a connection string, a "
+                "psycopg.Connection or a psycopg_pool.ConnectionPool (or use "
+                "AsyncPostgresSaver.from_conn_string(dsn))."
+            )
         self._owned_pool = None
         if isinstance(conn, str):
             from psycopg_pool import ConnectionPool
