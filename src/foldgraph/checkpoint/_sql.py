@@ -327,6 +327,8 @@ class SqlSaver(BaseCheckpointSaver[int]):
             "versions_seen": decoded["vs"],
             "updated_channels": decoded["uc"],
         }
+        if "cs" in decoded:
+            checkpoint["channel_seals"] = decoded["cs"]  # type: ignore[typeddict-unknown-key]
         if remember:
             self._remember(thread_id, ns, _Recent(checkpoint_id, seq, at, versions, values, depths))
         return CheckpointTuple(
@@ -593,6 +595,8 @@ class SqlSaver(BaseCheckpointSaver[int]):
                     "cv": versions,
                     "vs": {k: dict(v) for k, v in checkpoint["versions_seen"].items()},
                     "uc": list(checkpoint.get("updated_channels") or []),
+                    # Fingerprints of the values as written (see `_kernel.seal`).
+                    "cs": dict(checkpoint.get("channel_seals") or {}),
                     "at": at,
                 }
             ).encode()
