@@ -315,3 +315,35 @@ def test_pregel_types_module() -> None:
     with pytest.warns(LangGraphDeprecatedSinceV10, match=re.escape(message)):
         module = importlib.import_module("foldgraph.pregel.types")
     assert module.StateSnapshot is StateSnapshot
+
+
+def test_setting_a_tool_call_request_field() -> None:
+    from foldgraph.prebuilt.tool_node import ToolCallRequest
+
+    call = {"name": "t", "args": {}, "id": "1", "type": "tool_call"}
+    request = ToolCallRequest(tool_call=call, tool=None, state={}, runtime=None)
+    other = request.override(state={"a": 1})
+    assert (request.state, other.state) == ({}, {"a": 1})
+    message = (
+        "Setting attribute 'state' on ToolCallRequest is deprecated. Use the override() "
+        "method instead to create a new instance with modified values."
+    )
+    with pytest.warns(DeprecationWarning, match=re.escape(message)):
+        request.state = {"b": 2}
+    assert request.state == {"b": 2}
+
+
+def test_foldgraph_itself_uses_no_deprecated_name() -> None:
+    # Every module imports cleanly with deprecation warnings as errors (except the
+    # deprecated module path itself), so users only see warnings their own code causes.
+    import subprocess
+    import sys
+
+    program = (
+        "import pkgutil, importlib, warnings, foldgraph\n"
+        "warnings.simplefilter('error', DeprecationWarning)\n"
+        "for m in pkgutil.walk_packages(foldgraph.__path__, 'foldgraph.'):\n"
+        "    if m.name != 'foldgraph.pregel.types':\n"
+        "        importlib.import_module(m.name)\n"
+    )
+    subprocess.run([sys.executable, "-c", program], check=True)
