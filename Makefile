@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-compare parity clean
+.PHONY: demo test lint bench bench-compare bench-storage parity clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ bench: $(STAMP)
 bench-compare: $(STAMP)
 	$(BIN)/pip install --quiet 'langgraph>=1.0'
 	$(BIN)/python -m benchmarks
+
+# Durable storage: database size, time per step and old reads of the message loop, beside
+# LangGraph's SqliteSaver (default channels and DeltaChannel).
+bench-storage: $(STAMP)
+	$(BIN)/pip install --quiet 'langgraph>=1.0' langgraph-checkpoint-sqlite
+	$(BIN)/python -m benchmarks.storage
 
 # Random graph programs run on foldgraph and LangGraph, outputs and histories compared.
 parity: $(STAMP)

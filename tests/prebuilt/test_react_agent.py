@@ -535,3 +535,20 @@ def test_messages_stream_of_the_agent() -> None:
         ("ToolMessage", "sunny in sf", "tools", 2),
         ("AIMessage", "ok", "agent", 3),
     ]
+
+
+def test_interrupt_after_agent_then_continue() -> None:
+    model = ScriptedChatModel(replies=TWO_PARALLEL)
+    agent = create_react_agent(
+        model, [weather, population], checkpointer=InMemorySaver(), interrupt_after=["agent"]
+    )
+    out = agent.invoke({"messages": [HumanMessage("sf?", id="h")]}, CONFIG)
+    assert shape(out["messages"]) == [("human", "sf?"), ("ai", "")]
+    assert agent.get_state(CONFIG).next == ("tools", "tools")
+    out = agent.invoke(None, CONFIG)
+    assert shape(out["messages"])[2:] == [
+        ("tool", "sunny in sf"),
+        ("tool", "800000"),
+        ("ai", "sf is sunny, 800k people"),
+    ]
+    assert agent.get_state(CONFIG).next == ()

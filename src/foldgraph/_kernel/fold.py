@@ -11,7 +11,6 @@ Neither function reads a clock, starts a thread or mutates its arguments.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -21,18 +20,14 @@ from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
 from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
 from foldgraph._kernel.seal import step_fingerprint
-from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
+from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, task_id
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
 
 _SPECIAL = frozenset({INTERRUPT, RESUME, NO_WRITES, "__error__", "__return__"})
 Writes = Sequence[tuple[str, Any]]
-
-
-def task_id(snapshot_id: str, step: int, path: tuple[Any, ...]) -> str:
-    """A deterministic UUID-shaped id: same snapshot, step and path give the same id."""
-    digest = hashlib.blake2b(f"{snapshot_id}|{step}|{path!r}".encode(), digest_size=16).hexdigest()
-    return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
+Stamp = tuple[str, str | None, Any, str]
+"""(id, parent id, metadata, created at) the shell hands in for a snapshot it will save."""
 
 
 def task_path_key(path: tuple[Any, ...]) -> str:
@@ -71,39 +66,45 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple
     if stop is None:
         stop = step + 10**9
     tasks: list[Task] = []
+    origin = (snapshot.id, step)
     sends = snapshot.values.get(TASKS, MISSING)
     if sends is not MISSING:
         for index, send in enumerate(sends):
             path = (PUSH, index)
             tasks.append(
                 Task(
-                    id=task_id(snapshot.id, step, path),
+                    origin=origin,
                     name=send.node,
                     path=path,
                     triggers=(PUSH,),
                     input=send.arg,
                 )
             )
-    if snapshot.updated:
-        candidates: Iterable[str] = sorted(
-            {n for c in snapshot.updated for n in graph.trigger_to_nodes.get(c, ())}
-        )
+    updated = snapshot.updated
+    trigger_to_nodes = graph.trigger_to_nodes
+    if len(updated) == 1:
+        (only,) = updated
+        candidates: Iterable[str] = trigger_to_nodes.get(only, ())  # already sorted
+    elif updated:
+        candidates = sorted({n for c in updated for n in trigger_to_nodes.get(c, ())})
     else:
         candidates = sorted(graph.nodes)
     values, versions = snapshot.values, snapshot.versions
+    channels, all_seen = graph.channels, snapshot.seen
     for name in candidates:
         node = graph.nodes[name]
-        seen = snapshot.seen.get(name, EMPTY_MAP)
-        if not any(
-            versions.get(c, 0) > seen.get(c, 0)
-            and graph.channels[c].is_available(values.get(c, MISSING))
-            for c in node.triggers
-        ):
+        seen = all_seen.get(name, EMPTY_MAP)
+        for c in node.triggers:
+            if versions.get(c, 0) > seen.get(c, 0) and channels[c].is_available(
+                values.get(c, MISSING)
+            ):
+                break
+        else:
             continue
         path = (PULL, name)
         tasks.append(
             Task(
-                id=task_id(snapshot.id, step, path),
+                origin=origin,
                 name=name,
                 path=path,
                 # Every trigger the node has, woken or not, is marked seen when it runs
@@ -119,6 +120,7 @@ def apply(
     graph: GraphSpec,
     snapshot: Snapshot,
     task_writes: Sequence[tuple[Task, Writes]],
+    stamp: Stamp | None = None,
 ) -> Snapshot:
     """Fold one superstep's writes into a new snapshot; the input snapshot is untouched.
 
@@ -139,22 +141,17 @@ def apply(
     versions = snapshot.versions.mutate()
     changed: set[str] = set()
     updated: set[str] = set()
+    trigger_to_nodes = graph.trigger_to_nodes
     old_seals = snapshot.seals
     new_seals: dict[str, int] = {}
-    fp = step_fingerprint()
+    fp = step_fingerprint() if old_seals is not None else None
 
-    def record(chan: str, new: Any, *, wakes: bool = True) -> None:
-        if old_seals is not None:
-            # Fingerprint what is stored now, while it is exactly what was written.
-            old_seal = new_seals.get(chan)
-            if old_seal is None:
-                old_seal = old_seals.get(chan, 0)
-            new_seals[chan] = channels[chan].seal(old_seal, _get(values, chan), new, fp)
-        _store(values, chan, new)
-        versions[chan] = next_version
-        changed.add(chan)
-        if wakes and channels[chan].is_available(new):
-            updated.add(chan)
+    def seal(chan: str, new: Any) -> None:
+        # Fingerprint what is stored now, while it is exactly what was written.
+        old_seal = new_seals.get(chan)
+        if old_seal is None:
+            old_seal = old_seals.get(chan, 0)
+        new_seals[chan] = channels[chan].seal(old_seal, _get(values, chan), new, fp)
 
     seen = snapshot.seen
     if ordered:
@@ -163,80 +160,115 @@ def apply(
         for task, _ in ordered:
             if not task.triggers or task.path[0] == PUSH:
                 continue
-            node_seen = seen_ev.get(task.name, EMPTY_MAP).mutate()
-            for chan in task.triggers:
-                version = old_versions.get(chan)
-                if version is not None:
-                    node_seen[chan] = version
-            seen_ev[task.name] = node_seen.finish()
+            marks = {
+                chan: version
+                for chan in task.triggers
+                if (version := old_versions.get(chan)) is not None
+            }
+            if marks:
+                seen_ev[task.name] = seen_ev.get(task.name, EMPTY_MAP).update(marks)
         seen = seen_ev.finish()
 
         consuming = graph.consuming
-        consumed = {c for task, _ in ordered for c in task.triggers if c in consuming}
-        for chan in sorted(consumed):
-            new, did_change = channels[chan].consume(_get(values, chan))
-            if did_change:
-                record(chan, new, wakes=False)
+        if consuming:
+            consumed = {c for task, _ in ordered for c in task.triggers if c in consuming}
+            for chan in sorted(consumed):
+                new, did_change = channels[chan].consume(_get(values, chan))
+                if did_change:
+                    if fp is not None:
+                        seal(chan, new)
+                    _store(values, chan, new)
+                    versions[chan] = next_version
+                    changed.add(chan)
 
     batches: dict[str, list[Any]] = {}
     for _, writes in ordered:
         for chan, value in writes:
             if chan in channels and chan not in _SPECIAL:
-                batches.setdefault(chan, []).append(value)
+                batch = batches.get(chan)
+                if batch is None:
+                    batches[chan] = [value]
+                else:
+                    batch.append(value)
     for chan, batch in batches.items():
-        new, did_change = channels[chan].update(_get(values, chan), batch)
+        channel = channels[chan]
+        new, did_change = channel.update(_get(values, chan), batch)
         if did_change:
-            record(chan, new)
+            if fp is not None:
+                seal(chan, new)
+            _store(values, chan, new)
+            versions[chan] = next_version
+            changed.add(chan)
+            if channel.is_available(new):
+                updated.add(chan)
 
     if ordered:
-        # Only a channel written in the previous step can be cleared by a step without writes.
+        # Only a channel written in the previous step can be cleared by a step without writes,
+        # and only such a channel can still hold a trigger no task consumed.
+        pending: list[str] = []
         for chan in snapshot.updated:
             channel = channels.get(chan)
-            if channel is None or not channel.clears_each_step or chan in batches:
+            if channel is None:
                 continue
-            old = _get(values, chan)
-            if old is not MISSING:
-                new, did_change = channel.update(old, ())
-                if did_change:
-                    record(chan, new)
+            if channel.clears_each_step and chan not in batches:
+                old = _get(values, chan)
+                if old is not MISSING:
+                    new, did_change = channel.update(old, ())
+                    if did_change:
+                        if fp is not None:
+                            seal(chan, new)
+                        _store(values, chan, new)
+                        versions[chan] = next_version
+                        changed.add(chan)
+                        if channel.is_available(new):
+                            updated.add(chan)
+                        continue
+            if chan in trigger_to_nodes:
+                pending.append(chan)
 
         # As LangGraph: pending Sends do not hold deferred nodes back, only edge triggers.
-        nothing_wakes = not any(c in graph.trigger_to_nodes for c in updated)
-        if graph.finishing and nothing_wakes:
+        if graph.finishing and not any(c in trigger_to_nodes for c in updated):
             for chan in graph.finishing:
-                new, did_change = channels[chan].finish(_get(values, chan))
+                channel = channels[chan]
+                new, did_change = channel.finish(_get(values, chan))
                 if did_change:
-                    record(chan, new)
+                    if fp is not None:
+                        seal(chan, new)
+                    _store(values, chan, new)
+                    versions[chan] = next_version
+                    changed.add(chan)
+                    if channel.is_available(new):
+                        updated.add(chan)
 
         # A trigger no task consumed this step (update_state runs no node) is still
         # pending: keep it where `plan` looks for work.
-        for chan in snapshot.updated:
-            if chan in updated or chan not in graph.trigger_to_nodes:
+        for chan in pending:
+            if chan in updated:
                 continue
             version = versions.get(chan)
             if version is None or not channels[chan].is_available(_get(values, chan)):
                 continue
             if any(
-                seen.get(node, EMPTY_MAP).get(chan, 0) < version
-                for node in graph.trigger_to_nodes[chan]
+                seen.get(node, EMPTY_MAP).get(chan, 0) < version for node in trigger_to_nodes[chan]
             ):
                 updated.add(chan)
-
-    if not ordered:
+    else:
         # No task ran, so no step passed for the channels: what was fresh stays fresh.
         updated |= snapshot.updated
 
     # Built field by field rather than with attrs.evolve: this is the hot path.
+    if stamp is None:
+        stamp = (snapshot.id, snapshot.parent_id, snapshot.metadata, snapshot.created_at)
     return Snapshot(
         values=values.finish(),
         versions=versions.finish(),
         seen=seen,
         step=snapshot.step + 1,
         updated=frozenset(updated),
-        id=snapshot.id,
-        parent_id=snapshot.parent_id,
-        metadata=snapshot.metadata,
-        created_at=snapshot.created_at,
+        id=stamp[0],
+        parent_id=stamp[1],
+        metadata=stamp[2],
+        created_at=stamp[3],
         changed=frozenset(changed),
         top_version=next_version if changed else snapshot.max_version,
         seals=_with_seals(old_seals, new_seals),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,7 +12,13 @@ import immutables
 from foldgraph._kernel.channels import BaseChannel
 from foldgraph._kernel.frozen import EMPTY_MAP
 
-__all__ = ["GraphSpec", "NodeSpec", "Snapshot", "Task"]
+__all__ = ["GraphSpec", "NodeSpec", "Snapshot", "Task", "task_id"]
+
+
+def task_id(snapshot_id: str, step: int, path: tuple[Any, ...]) -> str:
+    """A deterministic UUID-shaped id: same snapshot, step and path give the same id."""
+    digest = hashlib.blake2b(f"{snapshot_id}|{step}|{path!r}".encode(), digest_size=16).hexdigest()
+    return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
 
 
 @attrs.frozen(slots=True)
@@ -91,11 +98,22 @@ class Task:
     `("__pregel_push", index)` for a `Send`; writes are applied in path order.
     """
 
-    id: str
     name: str
     path: tuple[Any, ...]
     triggers: tuple[str, ...]
     input: Any
+    origin: tuple[str, int] = attrs.field(default=("", 0), eq=False, repr=False)
+    """(snapshot id, step) the task was planned from: what its id is derived from."""
+    _id: str | None = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def id(self) -> str:
+        """A deterministic UUID-shaped id, derived on first use (most runs never ask)."""
+        tid = self._id
+        if tid is None:
+            tid = task_id(self.origin[0], self.origin[1], self.path)
+            object.__setattr__(self, "_id", tid)
+        return tid
 
     @property
     def is_push(self) -> bool:

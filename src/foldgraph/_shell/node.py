@@ -59,27 +59,28 @@ class NodeAction:
     inject: tuple[str, ...] = ()
     is_subgraph: bool = False
 
-    def _kwargs(self, config: dict[str, Any], runtime: Any) -> dict[str, Any]:
+    def _kwargs(self, scope: Any) -> dict[str, Any]:
         kwargs: dict[str, Any] = {}
         for param in self.inject:
             if param == "config":
-                kwargs["config"] = config
+                kwargs["config"] = scope.config
             elif param == "runtime":
-                kwargs["runtime"] = runtime
+                kwargs["runtime"] = scope.runtime
             elif param == "writer":
-                kwargs["writer"] = runtime.stream_writer
+                kwargs["writer"] = scope.runtime.stream_writer
             elif param == "store":
-                kwargs["store"] = runtime.store
+                kwargs["store"] = scope.runtime.store
             elif param == "previous":
-                kwargs["previous"] = runtime.previous
+                kwargs["previous"] = scope.runtime.previous
             elif param == "error":
                 # Given to error handlers; any other node typing `error: NodeError` gets None.
-                kwargs["error"] = config.get("configurable", {}).get(NODE_ERROR)
+                kwargs["error"] = scope.config.get("configurable", {}).get(NODE_ERROR)
         return kwargs
 
-    def call(self, state: Any, config: dict[str, Any], runtime: Any) -> Any:
+    def call(self, state: Any, scope: Any) -> Any:
+        """Call the node; `scope` gives `config` and `runtime`, read only if the node wants them."""
         if self.is_runnable:
-            return self.target.invoke(state, config)
+            return self.target.invoke(state, scope.config)
         if self.is_async:
             raise TypeError(
                 f'No synchronous function provided to "{self.name}".\n'
@@ -87,21 +88,21 @@ class NodeAction:
                 "(ainvoke, astream, etc.)"
             )
         if self.inject:
-            return self.target(state, **self._kwargs(config, runtime))
+            return self.target(state, **self._kwargs(scope))
         return self.target(state)
 
-    async def acall(self, state: Any, config: dict[str, Any], runtime: Any) -> Any:
+    async def acall(self, state: Any, scope: Any) -> Any:
         if self.is_runnable:
-            return await self.target.ainvoke(state, config)
+            return await self.target.ainvoke(state, scope.config)
         if self.is_async:
             if self.inject:
-                return await self.target(state, **self._kwargs(config, runtime))
+                return await self.target(state, **self._kwargs(scope))
             return await self.target(state)
         import contextvars
 
         ctx = contextvars.copy_context()
         return await asyncio.get_running_loop().run_in_executor(
-            None, lambda: ctx.run(self.call, state, config, runtime)
+            None, lambda: ctx.run(self.call, state, scope)
         )
 
 

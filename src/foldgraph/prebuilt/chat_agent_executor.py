@@ -32,7 +32,7 @@ from foldgraph.errors import ErrorCode, create_error_message
 from foldgraph.graph import END, StateGraph
 from foldgraph.graph.message import add_messages
 from foldgraph.managed import RemainingSteps
-from foldgraph.prebuilt.tool_node import ToolCallWithContext, ToolNode
+from foldgraph.prebuilt.tool_node import ToolCallWithContext, ToolNode, _current_runtime
 from foldgraph.runtime import Runtime
 from foldgraph.types import Checkpointer, Send
 from foldgraph.warnings import LangGraphDeprecatedSinceV10
@@ -218,15 +218,6 @@ def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:
             error_code=ErrorCode.INVALID_CHAT_HISTORY,
         )
     )
-
-
-def _current_runtime() -> Runtime[Any]:
-    from foldgraph.runtime import DEFAULT_RUNTIME, get_runtime
-
-    try:
-        return get_runtime()
-    except RuntimeError:
-        return DEFAULT_RUNTIME
 
 
 class _Node(Runnable[Any, Any]):

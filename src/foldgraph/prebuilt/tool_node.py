@@ -53,12 +53,12 @@ from langchain_core.tools.base import (
     get_all_basemodel_annotations,
 )
 from pydantic import BaseModel, ValidationError
-from typing_extensions import TypeVar
+from typing_extensions import TypeVar, Unpack
 
 from foldgraph.errors import GraphBubbleUp
 from foldgraph.graph.message import REMOVE_ALL_MESSAGES
 from foldgraph.prebuilt._finished_calls import FinishedCalls, TaskKey, task_key
-from foldgraph.runtime import DEFAULT_RUNTIME, ExecutionInfo, Runtime
+from foldgraph.runtime import DEFAULT_RUNTIME, ExecutionInfo, Runtime, get_runtime
 from foldgraph.types import Command, Send, StreamWriter
 
 __all__ = [
@@ -260,7 +260,7 @@ class ToolCallRequest:
             )
         object.__setattr__(self, name, value)
 
-    def override(self, **overrides: Any) -> ToolCallRequest:
+    def override(self, **overrides: Unpack[_ToolCallRequestOverrides]) -> ToolCallRequest:
         """A copy with some fields replaced; the request itself is left as it was."""
         return dataclasses.replace(self, **overrides)
 
@@ -426,8 +426,7 @@ def _messages_of(state: Any, key: str) -> Any:
 
 
 def _current_runtime() -> Runtime[Any]:
-    from foldgraph.runtime import get_runtime
-
+    """The runtime of the task running this node; the default one outside a graph."""
     try:
         return get_runtime()
     except RuntimeError:

@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from typing import Any
 
 from foldgraph._kernel.snapshot import Task
-from foldgraph.pregel._protocol import Emit, Execute, TaskResult
+from foldgraph.pregel._protocol import Emit, Execute, Results, TaskResult
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._task import arun_task, run_task
 
@@ -35,8 +35,6 @@ _POOLS: dict[int, concurrent.futures.ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
 _POLL = 0.01
 """Seconds between looks at the live queue while tasks run (custom / messages modes)."""
-
-Results = dict[str, TaskResult]
 
 
 def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
@@ -54,7 +52,12 @@ def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
                 send = None
                 yield item
                 continue
-            send = yield from _execute(run, item, max_workers, live)
+            tasks = item.tasks
+            if len(tasks) == 1 and live is None:
+                # One task: run it here, no pool round trip.
+                send = {tasks[0].path: run_task(run, tasks[0], item.step)}
+            else:
+                send = yield from _execute(run, item, max_workers, live)
             while run.child_sink:
                 yield run.child_sink.pop(0)
     finally:
@@ -98,7 +101,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                 if live is not None:
                     for emit in _drain(live, run):
                         yield emit
-            send = {r.task.id: r for r in results}
+            send = {r.task.path: r for r in results}
             while run.child_sink:
                 yield run.child_sink.pop(0)
     finally:
@@ -111,7 +114,7 @@ def _execute(
     """Run one step's tasks; yields live chunks while they run, returns their results."""
     tasks, step = item.tasks, item.step
     if len(tasks) == 1 and live is None:
-        return {tasks[0].id: run_task(run, tasks[0], step)}
+        return {tasks[0].path: run_task(run, tasks[0], step)}
     if live is None:
         return _run_shared(run, tasks, step, max_workers)
     return (yield from _run_streaming(run, tasks, step, max_workers, live))
@@ -128,7 +131,7 @@ def _run_shared(run: Run, tasks: Sequence[Task], step: int, max_workers: int | N
                 task = todo.popleft()
             except IndexError:
                 return
-            results[task.id] = run_task(run, task, step)
+            results[task.path] = run_task(run, task, step)
 
     limit = max_workers or _POOL_SIZE
     pool = _pool(max_workers)
@@ -138,7 +141,7 @@ def _run_shared(run: Run, tasks: Sequence[Task], step: int, max_workers: int | N
     ]
     contextvars.copy_context().run(work)
     _join(helpers)
-    return {t.id: results[t.id] for t in tasks}
+    return results
 
 
 def _run_streaming(
@@ -168,13 +171,13 @@ def _run_streaming(
             if not future.running() and future.cancel():
                 pending.discard(future)
                 task = futures[future]
-                results[task.id] = contextvars.copy_context().run(run_task, run, task, step)
+                results[task.path] = contextvars.copy_context().run(run_task, run, task, step)
                 yield from _drain(live, run)
     yield from _drain(live, run)
     for future, task in futures.items():
         if not future.cancelled():
-            results[task.id] = future.result()
-    return {t.id: results[t.id] for t in tasks}
+            results[task.path] = future.result()
+    return results
 
 
 def _join(helpers: Sequence[concurrent.futures.Future[Any]]) -> None:

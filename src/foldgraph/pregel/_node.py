@@ -8,7 +8,7 @@ import random
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -35,9 +35,11 @@ __all__ = ["NodeOutput", "NodeRunner"]
 Writes = list[tuple[str, Any]]
 
 
-@attrs.frozen(slots=True)
-class NodeOutput:
-    """What one task produced: channel writes, and the per-item updates for the stream."""
+class NodeOutput(NamedTuple):
+    """What one task produced: channel writes, and the per-item updates for the stream.
+
+    A NamedTuple: one is made per task, and it is immutable and built in C.
+    """
 
     writes: tuple[tuple[str, Any], ...]
     updates: tuple[dict[str, Any], ...] = ()
@@ -201,15 +203,15 @@ class NodeRunner:
 
     # -- calling ----------------------------------------------------------------------------
 
-    def call(self, value: Any, config: dict[str, Any], runtime: Any) -> Any:
+    def call(self, value: Any, scope: Any) -> Any:
         assert self.action is not None
         attempt = 0
         while True:
             attempt += 1
             if attempt > 1:
-                runtime = next_attempt(runtime, attempt)
+                scope.runtime = next_attempt(scope.runtime, attempt)
             try:
-                return self.action.call(value, config, runtime)
+                return self.action.call(value, scope)
             except GraphBubbleUp:
                 raise
             except Exception as exc:
@@ -218,15 +220,15 @@ class NodeRunner:
                     raise
                 time.sleep(_next_interval(policy, attempt))
 
-    async def acall(self, value: Any, config: dict[str, Any], runtime: Any) -> Any:
+    async def acall(self, value: Any, scope: Any) -> Any:
         assert self.action is not None
         attempt = 0
         while True:
             attempt += 1
             if attempt > 1:
-                runtime = next_attempt(runtime, attempt)
+                scope.runtime = next_attempt(scope.runtime, attempt)
             try:
-                return await self.action.acall(value, config, runtime)
+                return await self.action.acall(value, scope)
             except GraphBubbleUp:
                 raise
             except Exception as exc:
@@ -287,6 +289,14 @@ class NodeRunner:
 
     def output_writes(self, output: Any, *, from_subgraph: bool = False) -> NodeOutput:
         """Channel writes for what a node returned (dict, schema instance, Command, list)."""
+        if type(output) is dict and output.keys() <= self.writable and not self.root:
+            # The common case: a plain dict of known keys.
+            update = dict(output)
+            if self.message_keys:
+                self._give_ids(update.items())
+            return NodeOutput(
+                writes=(*update.items(), *self.static_writes), updates=(update,) if update else ()
+            )
         updates: list[dict[str, Any]] = []
         writes: Writes = []
         if output is None:

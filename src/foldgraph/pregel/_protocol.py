@@ -7,7 +7,7 @@ the run owns the fold, persistence and stream chunks.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -23,6 +23,7 @@ __all__ = [
     "CallRecord",
     "Emit",
     "Execute",
+    "Results",
     "TaskResult",
 ]
 
@@ -37,8 +38,10 @@ NULL_TASK = Task(id=NULL_TASK_ID, name="__input__", path=("__input__",), trigger
 """The task that owns writes given with a `Command` input (as LangGraph's null task)."""
 
 
-@attrs.frozen(slots=True)
-class Emit:
+# Records made on every step: NamedTuples, immutable and built in C.
+
+
+class Emit(NamedTuple):
     """A stream chunk: (namespace, mode, payload)."""
 
     ns: tuple[str, ...]
@@ -46,16 +49,14 @@ class Emit:
     payload: Any
 
 
-@attrs.frozen(slots=True)
-class Execute:
+class Execute(NamedTuple):
     """A request to the driver: run these tasks and send back their results."""
 
     tasks: tuple[Task, ...]
     step: int
 
 
-@attrs.frozen(slots=True)
-class TaskResult:
+class TaskResult(NamedTuple):
     """How one task ended: its output, an error, interrupts, or a command for the parent.
 
     `calls` are the functional-API tasks it called that ran to an end (`CallRecord`s),
@@ -77,3 +78,7 @@ class CallRecord:
     task: Task
     writes: tuple[tuple[str, Any], ...]
     cached: bool = False
+
+
+Results = dict[tuple[Any, ...], TaskResult]
+"""A step's task results, keyed by task path (unique in a step; no task id needed)."""

@@ -21,6 +21,7 @@ from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
 from foldgraph._kernel.snapshot import Snapshot, Task
+from foldgraph.checkpoint.base.id import uuid6_str
 from foldgraph.constants import CONF, START
 from foldgraph.errors import (
     EmptyInputError,
@@ -40,6 +41,7 @@ from foldgraph.pregel._protocol import (
     CallRecord,
     Emit,
     Execute,
+    Results,
     TaskResult,
 )
 from foldgraph.types import Command, Interrupt
@@ -106,6 +108,7 @@ class Run:
     _saved_from: str | None = None
     _replaying: bool = False
     _loaded_step: int = -2
+    _metadata_extra: dict[str, Any] | None = None
     control: Any = None
     """A `RunControl` whose drain request stops the run at a superstep boundary."""
     _writer: Any = None
@@ -118,48 +121,41 @@ class Run:
     def thread_id(self) -> Any:
         return self.config.get(CONF, {}).get("thread_id")
 
-    def _base_config(self) -> dict[str, Any]:
-        return {
-            CONF: {
-                "thread_id": self.thread_id,
-                "checkpoint_ns": self.checkpoint_ns,
-            }
-        }
-
-    def _new_id(self) -> str:
-        if self.checkpointer is None:
-            return ""
-        from foldgraph.checkpoint.base.id import uuid6
-
-        return str(uuid6())
+    def _address(self, checkpoint_id: str | None) -> dict[str, Any]:
+        """The saver config naming this run's thread, namespace and `checkpoint_id`."""
+        conf = {"thread_id": self.thread_id, "checkpoint_ns": self.checkpoint_ns}
+        if checkpoint_id:
+            conf["checkpoint_id"] = checkpoint_id
+        return {CONF: conf}
 
     def _metadata(self, source: str, step: int) -> dict[str, Any]:
-        from foldgraph.checkpoint.base import get_checkpoint_metadata
+        extra = self._metadata_extra
+        if extra is None:
+            # What the run's config adds to every checkpoint's metadata, worked out once.
+            from foldgraph.checkpoint.base import get_checkpoint_metadata
 
-        return get_checkpoint_metadata(
-            self.config, {"source": source, "step": step, "parents": dict(self._parents())}
-        )
+            own = ("source", "step", "parents")
+            every = get_checkpoint_metadata(self.config, dict.fromkeys(own))  # type: ignore[arg-type]
+            extra = self._metadata_extra = {k: v for k, v in every.items() if k not in own}
+        return {"source": source, "step": step, "parents": dict(self._parents()), **extra}
 
     def _parents(self) -> Mapping[str, str]:
         return self.config.get(CONF, {}).get("__fg_parents__", {})
 
-    def stamp(self, snapshot: Snapshot, source: str) -> Snapshot:
-        """Give a new snapshot its id, parent and metadata (the kernel makes no ids)."""
+    def stamp_for(self, source: str, step: int) -> tuple[str, str | None, Any, str] | None:
+        """Id, parent, metadata and time for the snapshot of `step` (the kernel makes no ids);
+        None without a saver: snapshots nobody keeps are not stamped."""
         if self.checkpointer is None:
+            return None
+        return (uuid6_str(), self.snapshot.id or None, self._metadata(source, step), now_iso())
+
+    def stamp(self, snapshot: Snapshot, source: str) -> Snapshot:
+        """`snapshot` with the stamp of a saved one (see `stamp_for`)."""
+        stamp = self.stamp_for(source, snapshot.step)
+        if stamp is None:
             return snapshot
-        return Snapshot(
-            values=snapshot.values,
-            versions=snapshot.versions,
-            seen=snapshot.seen,
-            step=snapshot.step,
-            updated=snapshot.updated,
-            id=self._new_id(),
-            parent_id=self.snapshot.id or None,
-            metadata=self._metadata(source, snapshot.step),
-            created_at=now_iso(),
-            changed=snapshot.changed,
-            top_version=snapshot.top_version,
-            seals=snapshot.seals,
+        return attrs.evolve(
+            snapshot, id=stamp[0], parent_id=stamp[1], metadata=stamp[2], created_at=stamp[3]
         )
 
     def save(self, snapshot: Snapshot, *, final: bool = False) -> None:
@@ -167,14 +163,11 @@ class Run:
             return
         if self.durability == "exit" and not final:
             return
-        graph = self.graph
-        checkpoint = graph._checkpoint_of(snapshot)
-        config = self._base_config()
+        checkpoint = self.graph._checkpoint_of(snapshot)
         parent_id = snapshot.parent_id
         if self.durability == "exit" and final:
             parent_id = self._saved_from
-        if parent_id:
-            config[CONF]["checkpoint_id"] = parent_id
+        config = self._address(parent_id)
         versions = snapshot.versions
         new_versions = {c: versions[c] for c in snapshot.changed if c in versions}
         metadata = dict(snapshot.metadata)
@@ -188,8 +181,7 @@ class Run:
             return
         if self.durability == "exit" and not final:
             return
-        config = self._base_config()
-        config[CONF]["checkpoint_id"] = self.snapshot.id
+        config = self._address(self.snapshot.id)
         self._persist(
             self.checkpointer.put_writes, config, list(writes), task.id, _path_str(task.path)
         )
@@ -218,8 +210,7 @@ class Run:
         self._close_writer(raise_errors=True)
         config = None
         if self.checkpointer is not None and self.snapshot.id:
-            config = self._base_config()
-            config[CONF]["checkpoint_id"] = self.snapshot.id
+            config = self._address(self.snapshot.id)
         raise GraphDrained(self.control.drain_reason or "shutdown", config=config)
 
     def _flush_exit(self, tasks: Sequence[Task]) -> None:
@@ -232,7 +223,7 @@ class Run:
 
     # -- the run --------------------------------------------------------------------------
 
-    def steps(self) -> Generator[Emit | Execute, dict[str, TaskResult] | None, None]:
+    def steps(self) -> Generator[Emit | Execute, Results | None, None]:
         """The run; background checkpoint writes are all done when it ends, however it ends."""
         try:
             yield from self._steps()
@@ -241,7 +232,7 @@ class Run:
             raise
         self._close_writer(raise_errors=True)
 
-    def _steps(self) -> Generator[Emit | Execute, dict[str, TaskResult] | None, None]:
+    def _steps(self) -> Generator[Emit | Execute, Results | None, None]:
         graph = self.graph
         spec = graph.spec
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
@@ -250,6 +241,7 @@ class Run:
         # LangGraph does: a new input spends two steps (input, START) before nodes run.
         self.stop = self._loaded_step + 2 + limit
         skip_before = resuming
+        task_events = "tasks" in self.modes or "debug" in self.modes
         control = self.control
         while True:
             snapshot = self.snapshot
@@ -269,7 +261,11 @@ class Run:
             tasks = plan(spec, snapshot, self.stop)
             if not tasks:
                 break
-            if not skip_before and _breakpoint(self.interrupt_before, tasks):
+            if (
+                self.interrupt_before
+                and not skip_before
+                and _breakpoint(self.interrupt_before, tasks)
+            ):
                 yield from self._stop_at_breakpoint()
                 return
             skip_before = False
@@ -278,19 +274,28 @@ class Run:
             if control is not None and control.drain_requested:
                 self._drain()
 
-            done = {t.id: self._pending.get(t.id) for t in tasks}
-            todo = tuple(t for t in tasks if not _finished(done.get(t.id)))
-            if "tasks" in self.modes or "debug" in self.modes:
+            # Tasks that finished in an earlier attempt of this step keep their writes.
+            done = {t.id: self._pending.get(t.id) for t in tasks} if self._pending else {}
+            todo = tuple(t for t in tasks if not _finished(done.get(t.id))) if done else tasks
+            if task_events:
                 for t in todo:
                     yield from emit.task_start(self.ns, self.modes, t, step)
             results = (yield Execute(todo, step)) if todo else {}
             assert results is not None
-            outcome = yield from self._collect(tasks, results, done, step)
+            chunks: list[Emit] = []
+            task_writes, errors, interrupted = self._collect(tasks, results, done, step, chunks)
+            if errors:
+                yield from chunks
+                chunks.clear()
+                errors = yield from self._handle_errors(errors, task_writes, interrupted, step)
+            outcome = self._commit(tasks, task_writes, errors, interrupted, step, chunks)
+            if chunks:
+                yield from chunks
+            if isinstance(outcome, BaseException):
+                raise outcome
             if outcome == "stopped":
                 return
-            if outcome == "parent":
-                return
-            if _breakpoint(self.interrupt_after, tasks):
+            if self.interrupt_after and _breakpoint(self.interrupt_after, tasks):
                 yield from self._stop_at_breakpoint(after=True)
                 return
         self.flush_final()
@@ -467,6 +472,8 @@ class Run:
         self.save_writes(task, [(RESUME, values)])
 
     def resume_values(self, task: Task) -> list[Any]:
+        if not self._pending:
+            return []
         for c, v in self._pending.get(task.id, ()):
             if c == RESUME:
                 return list(v)
@@ -475,31 +482,35 @@ class Run:
     def _collect(
         self,
         tasks: Sequence[Task],
-        results: Mapping[str, TaskResult],
+        results: Results,
         done: Mapping[str, Any],
         step: int,
-    ) -> Generator[Emit | Execute, Any, str]:
+        chunks: list[Emit],
+    ) -> tuple[list[tuple[Task, Sequence[tuple[str, Any]]]], list[TaskResult], list[TaskResult]]:
+        """Sort the step's results into writes, errors and interrupts; stream chunks go to
+        `chunks` (a list, not a generator per step)."""
         graph = self.graph
-        snapshot = self.snapshot
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]] = []
         errors: list[TaskResult] = []
         interrupted: list[TaskResult] = []
         for t in tasks:
-            result = results.get(t.id)
+            result = results.get(t.path)
             if result is None:
                 writes = [(c, v) for c, v in done.get(t.id) or [] if c not in (RESUME,)]
                 task_writes.append((t, writes))
                 if "updates" in self.modes and t.name != START:
                     # Kept from an earlier attempt of this step: shown again, marked cached.
                     update = {c: thaw(v) for c, v in writes if c in graph._stream_set}
-                    yield Emit(
-                        self.ns,
-                        "updates",
-                        {t.name: update or None, "__metadata__": {"cached": True}},
+                    chunks.append(
+                        Emit(
+                            self.ns,
+                            "updates",
+                            {t.name: update or None, "__metadata__": {"cached": True}},
+                        )
                     )
                 continue
             if result.calls:
-                yield from self._record_calls(result.calls, step)
+                chunks.extend(self._record_calls(result.calls, step))
             if result.parent_command is not None:
                 errors.append(result)
                 continue
@@ -509,10 +520,22 @@ class Run:
             if result.interrupts:
                 interrupted.append(result)
                 continue
-            yield from self._accept(t, result, task_writes, step)
+            self._accept(t, result, task_writes, step, chunks)
 
-        if errors:
-            errors = yield from self._handle_errors(errors, task_writes, interrupted, step)
+        return task_writes, errors, interrupted
+
+    def _commit(
+        self,
+        tasks: Sequence[Task],
+        task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]],
+        errors: list[TaskResult],
+        interrupted: list[TaskResult],
+        step: int,
+        chunks: list[Emit],
+    ) -> str | BaseException:
+        """End the step: commit it, or stop it (interrupts), or return the error to raise."""
+        graph = self.graph
+        snapshot = self.snapshot
         if errors:
             first = errors[0]
             for r in errors:
@@ -521,16 +544,18 @@ class Run:
                     self._pending[r.task.id] = [*self._pending.get(r.task.id, []), *error]
                     self.save_writes(r.task, error)
                     if "tasks" in self.modes or "debug" in self.modes:
-                        yield from emit.task_result(
-                            graph, self.ns, self.modes, r.task, None, step, error=r.error
+                        chunks.extend(
+                            emit.task_result(
+                                graph, self.ns, self.modes, r.task, None, step, error=r.error
+                            )
                         )
             self._flush_exit(tasks)
             if first.parent_command is not None:
                 if self.nested:
-                    raise first.parent_command
-                raise InvalidUpdateError("There is no parent graph")
+                    return first.parent_command  # type: ignore[no-any-return]
+                return InvalidUpdateError("There is no parent graph")
             assert first.error is not None
-            raise first.error
+            return first.error
         if interrupted:
             for r in interrupted:
                 self._pending.setdefault(r.task.id, [])
@@ -540,11 +565,13 @@ class Run:
                 self.save_writes(r.task, [(INTERRUPT, r.interrupts)])
                 self.interrupts.extend(r.interrupts)
             self._flush_exit(tasks)
-            yield from self._emit_interrupts([r.interrupts for r in interrupted])
+            chunks.extend(self._emit_interrupts([r.interrupts for r in interrupted]))
             if "tasks" in self.modes or "debug" in self.modes:
                 for r in interrupted:
-                    yield from emit.task_result(
-                        graph, self.ns, self.modes, r.task, None, step, interrupts=r.interrupts
+                    chunks.extend(
+                        emit.task_result(
+                            graph, self.ns, self.modes, r.task, None, step, interrupts=r.interrupts
+                        )
                     )
             if task_writes:
                 # What the finished tasks wrote shows in the output, though no step committed.
@@ -552,10 +579,12 @@ class Run:
                 if self.output_snapshot.changed & graph._output_set:
                     self.emitted_values = True
                 if "values" in self.modes and self.output_snapshot.changed & graph._stream_set:
-                    yield Emit(self.ns, "values", graph._stream_values(self.output_snapshot))
+                    chunks.append(
+                        Emit(self.ns, "values", graph._stream_values(self.output_snapshot))
+                    )
             return "stopped"
 
-        new = self.stamp(apply(graph.spec, snapshot, task_writes), "loop")
+        new = apply(graph.spec, snapshot, task_writes, self.stamp_for("loop", step))
         self.snapshot = new
         self._pending = {}
         self.save(new)
@@ -566,9 +595,9 @@ class Run:
         if written & graph._output_set:
             self.last_output = new
         if "values" in self.modes:
-            yield from emit.values(graph, self.ns, new, changed=written)
+            chunks.extend(emit.values(graph, self.ns, new, changed=written))
         if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
-            yield from self._emit_checkpoint(new)
+            chunks.extend(self._emit_checkpoint(new))
         return "ok"
 
     def _accept(
@@ -577,20 +606,22 @@ class Run:
         result: TaskResult,
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]],
         step: int,
-    ) -> Generator[Emit, Any, None]:
+        chunks: list[Emit],
+    ) -> None:
         """Keep a finished task's writes for the step, save them, and stream them."""
         assert result.output is not None
         writes = list(result.output.writes)
-        self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
-        self.save_writes(t, writes or [("__no_writes__", None)])
+        if self.checkpointer is not None:
+            self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
+            self.save_writes(t, writes or [("__no_writes__", None)])
         task_writes.append((t, writes))
         if "updates" in self.modes and t.name != START:
             chunk = {t.name: result.output.update_chunk()}
             if result.output.cached:
                 chunk["__metadata__"] = {"cached": True}
-            yield Emit(self.ns, "updates", chunk)
+            chunks.append(Emit(self.ns, "updates", chunk))
         if "tasks" in self.modes or "debug" in self.modes:
-            yield from emit.task_result(self.graph, self.ns, self.modes, t, result.output, step)
+            chunks.extend(emit.task_result(self.graph, self.ns, self.modes, t, result.output, step))
 
     def _handle_errors(
         self,
@@ -635,7 +666,7 @@ class Run:
         results = yield Execute(tuple(h for _, h in handled), step)
         assert results is not None
         for r, h in handled:
-            outcome = results[h.id]
+            outcome = results[h.path]
             if outcome.calls:
                 yield from self._record_calls(outcome.calls, step)
             if outcome.error is not None or outcome.parent_command is not None:
@@ -644,7 +675,9 @@ class Run:
                 interrupted.append(outcome)
             else:
                 task_writes.append((r.task, ()))  # the failed node consumed its triggers
-                yield from self._accept(h, outcome, task_writes, step)
+                accepted: list[Emit] = []
+                self._accept(h, outcome, task_writes, step, accepted)
+                yield from accepted
         return remaining
 
     def _record_calls(self, calls: Sequence[CallRecord], step: int) -> Generator[Emit, Any, None]:

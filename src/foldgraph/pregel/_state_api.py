@@ -8,6 +8,7 @@ runs node code.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import attrs
@@ -240,7 +241,7 @@ def bulk_update_state(
                 raise InvalidUpdateError(f"Node {as_node} does not exist")
             task_writes.append(_as_node_writes(target, snapshot, as_node, update, config))
         new = apply(target.spec, snapshot, task_writes)
-        made_by = [(attrs.asdict(t, recurse=False), list(w)) for t, w in task_writes]
+        made_by = [(_task_record(t), list(w)) for t, w in task_writes]
         recorded = [("__via__", made_by)]
         snapshot, current_config = _put(
             target, saver, config, ns, new, source, snapshot.id or None, recorded
@@ -265,7 +266,8 @@ def _as_node_writes(
             target.spec, snapshot, writes, target.state_channels, update.values
         )
         results = [
-            a.call(v, config, None) for a, v in zip(runner.branch_actions, values, strict=True)
+            a.call(v, SimpleNamespace(config=config, runtime=None))
+            for a, v in zip(runner.branch_actions, values, strict=True)
         ]
         writes.extend(route_writes(runner, results))
     # An update is not a run of the node: it consumes no triggers (versions_seen is
@@ -324,3 +326,14 @@ class StateAPI:
     aupdate_state = aupdate_state
     bulk_update_state = bulk_update_state
     abulk_update_state = abulk_update_state
+
+
+def _task_record(task: Task) -> dict[str, Any]:
+    """A task as recorded with the writes of an update (what `verify_replay` re-applies)."""
+    return {
+        "id": task.id,
+        "name": task.name,
+        "path": task.path,
+        "triggers": task.triggers,
+        "input": task.input,
+    }

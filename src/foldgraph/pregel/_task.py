@@ -14,7 +14,6 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
 from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
@@ -57,35 +56,152 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
     return config
 
 
-def _scope(run: Run, task: Task, step: int) -> TaskScope:
-    """The task's config, runtime and interrupt scratchpad, as its code will see them."""
-    config = _task_config(run, task, step)
-    if run.node_errors:
-        node_error = run.node_errors.get(task.id)
-        if node_error is not None:
-            config[CONF][NODE_ERROR] = node_error
-    runtime = run.runtime
-    previous = run.snapshot.values.get(PREVIOUS, MISSING)
-    if previous is not MISSING:
-        # What an entrypoint saved on its last run of this thread.
-        runtime = runtime.override(previous=thaw(previous))
-    run_id = config.get("run_id")
-    runtime = runtime.override(
-        execution_info=ExecutionInfo(
-            checkpoint_id=run.snapshot.id,
-            checkpoint_ns=config[CONF]["checkpoint_ns"],
-            task_id=task.id,
-            thread_id=run.thread_id,
-            run_id=str(run_id) if run_id else None,
-            node_first_attempt_time=time.time(),
-        )
-    )
-    pad = Scratchpad(
-        run.task_interrupt_id(task),
-        run.resume_values(task),
-        null_resume=run.null_resume,
-    )
-    return TaskScope(config, runtime, pad)
+class _Scope(TaskScope):
+    """A task's scope; config, runtime and scratchpad are built on first read."""
+
+    __slots__ = ("_config", "_pad", "_run", "_runtime", "_started", "_step", "_task")
+
+    def __init__(self, run: Run, task: Task, step: int) -> None:
+        self._run = run
+        self._task = task
+        self._step = step
+        self._started = time.time()
+        self._config: dict[str, Any] | None = None
+        self._runtime: Any = None
+        self._pad: Scratchpad | None = None
+        self.calls = None
+        self.loop = None
+
+    @property  # type: ignore[override]
+    def config(self) -> dict[str, Any]:
+        config = self._config
+        if config is None:
+            run = self._run
+            config = self._config = _task_config(run, self._task, self._step)
+            if run.node_errors:
+                node_error = run.node_errors.get(self._task.id)
+                if node_error is not None:
+                    config[CONF][NODE_ERROR] = node_error
+        return config
+
+    @config.setter
+    def config(self, value: dict[str, Any]) -> None:
+        self._config = value
+
+    @property  # type: ignore[override]
+    def runtime(self) -> Any:
+        runtime = self._runtime
+        if runtime is None:
+            run, task = self._run, self._task
+            runtime = run.runtime
+            previous = run.snapshot.values.get(PREVIOUS, MISSING)
+            if previous is not MISSING:
+                # What an entrypoint saved on its last run of this thread.
+                runtime = runtime.override(previous=thaw(previous))
+            run_id = run.config.get("run_id")
+            runtime = runtime.override(
+                execution_info=ExecutionInfo(
+                    checkpoint_id=run.snapshot.id,
+                    checkpoint_ns=run.task_namespace(task),
+                    task_id=task.id,
+                    thread_id=run.thread_id,
+                    run_id=str(run_id) if run_id else None,
+                    node_first_attempt_time=self._started,
+                )
+            )
+            self._runtime = runtime
+        return runtime
+
+    @runtime.setter
+    def runtime(self, value: Any) -> None:
+        self._runtime = value
+
+    @property  # type: ignore[override]
+    def scratchpad(self) -> Scratchpad:
+        pad = self._pad
+        if pad is None:
+            run, task = self._run, self._task
+            pad = self._pad = Scratchpad(
+                run.task_interrupt_id(task),
+                run.resume_values(task),
+                null_resume=run.null_resume,
+            )
+        return pad
+
+    @scratchpad.setter
+    def scratchpad(self, value: Scratchpad) -> None:
+        self._pad = value
+
+
+class _LazyConfig(dict):  # type: ignore[type-arg]
+    """The task's config as LangChain code inside a plain node finds it, built on first use.
+
+    Every dict method fills it from the scope first, so it reads as the full task
+    config; a node that never calls LangChain code never pays for building it.
+    """
+
+    __slots__ = ("_scope",)
+
+    def __init__(self, scope: _Scope) -> None:
+        self._scope: _Scope | None = scope
+
+    def _fill(self) -> None:
+        scope = self._scope
+        if scope is not None:
+            self._scope = None
+            dict.update(self, scope.config)
+
+
+def _filling(name: str) -> Any:
+    method = getattr(dict, name)
+
+    def filled(self: _LazyConfig, *args: Any, **kwargs: Any) -> Any:
+        self._fill()
+        return method(self, *args, **kwargs)
+
+    filled.__name__ = name
+    return filled
+
+
+for _name in (
+    "__getitem__",
+    "__contains__",
+    "__iter__",
+    "__len__",
+    "__repr__",
+    "__eq__",
+    "__ne__",
+    "__or__",
+    "__ror__",
+    "__ior__",
+    "__reversed__",
+    "__setitem__",
+    "__delitem__",
+    "__reduce_ex__",
+    "get",
+    "keys",
+    "values",
+    "items",
+    "copy",
+    "setdefault",
+    "pop",
+    "popitem",
+    "update",
+    "clear",
+):
+    setattr(_LazyConfig, _name, _filling(_name))
+
+
+def _child_config(scope: _Scope, runner: NodeRunner) -> dict[str, Any]:
+    """What `var_child_runnable_config` holds while the task runs.
+
+    A node that takes the config (a Runnable, or a function with a `config`
+    parameter) gets the full config now; a plain function gets a lazy one.
+    """
+    action = runner.action
+    if scope._config is not None or action is None or action.is_runnable or action.inject:
+        return scope.config
+    return _LazyConfig(scope)
 
 
 def _writes(run: Run, runner: NodeRunner, output: Any) -> NodeOutput:
@@ -105,7 +221,7 @@ def _finish(
     runner: NodeRunner,
     result: NodeOutput,
     cached: bool,
-    scope: TaskScope,
+    scope: _Scope,
     branch_results: list[Any] | None,
 ) -> TaskResult:
     graph = run.graph
@@ -132,12 +248,12 @@ def _branch_inputs(run: Run, runner: NodeRunner, result: NodeOutput, output: Any
 
 
 def _route(
-    run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope, output: Any = None
+    run: Run, runner: NodeRunner, result: NodeOutput, scope: _Scope, output: Any = None
 ) -> list[Any]:
     out = []
     values = _branch_inputs(run, runner, result, output)
     for value, action in zip(values, runner.branch_actions, strict=True):
-        res = action.call(value, scope.config, scope.runtime)
+        res = action.call(value, scope)
         if asyncio.iscoroutine(res):
             res = asyncio.run(res)
         out.append(res)
@@ -145,15 +261,15 @@ def _route(
 
 
 async def _aroute(
-    run: Run, runner: NodeRunner, result: NodeOutput, scope: TaskScope, output: Any = None
+    run: Run, runner: NodeRunner, result: NodeOutput, scope: _Scope, output: Any = None
 ) -> list[Any]:
     out = []
     values = _branch_inputs(run, runner, result, output)
     for value, action in zip(values, runner.branch_actions, strict=True):
         if action.is_async or action.is_runnable:
-            out.append(await action.acall(value, scope.config, scope.runtime))
+            out.append(await action.acall(value, scope))
         else:
-            out.append(action.call(value, scope.config, scope.runtime))
+            out.append(action.call(value, scope))
     return out
 
 
@@ -170,13 +286,13 @@ def _check_mutations(run: Run, runner: NodeRunner, before: InputBefore, result: 
 def run_task(run: Run, task: Task, step: int) -> TaskResult:
     """Run one task on this thread and report how it ended (never raises for node errors)."""
     runner = run.graph.runners[task.name]
-    scope = _scope(run, task, step)
+    scope = _Scope(run, task, step)
     value = runner.node_input(task)
     traced = None
-    if not runner.is_start and has_callbacks(scope.config):
+    if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
         traced, scope.config = chain_run(scope.config, value, task.name)
     t1 = TASK_SCOPE.set(scope)
-    t2 = var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
+    t2 = var_child_runnable_config.set(_child_config(scope, runner))  # type: ignore[arg-type]
     try:
         cached = False
         before = None
@@ -203,7 +319,7 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
         TASK_SCOPE.reset(t1)
     if scope.calls is not None:
         scope.calls.wait()
-        outcome = attrs.evolve(outcome, calls=tuple(scope.calls.records))
+        outcome = outcome._replace(calls=tuple(scope.calls.records))
     if traced is not None:
         _end_chain_run(traced, outcome)
     return outcome
@@ -212,14 +328,14 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
 async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     """Async twin of `run_task`."""
     runner = run.graph.runners[task.name]
-    scope = _scope(run, task, step)
+    scope = _Scope(run, task, step)
     scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
     traced = None
-    if not runner.is_start and has_callbacks(scope.config):
+    if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
         traced, scope.config = await achain_run(scope.config, value, task.name)
     t1 = TASK_SCOPE.set(scope)
-    t2 = var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
+    t2 = var_child_runnable_config.set(_child_config(scope, runner))  # type: ignore[arg-type]
     try:
         cached = False
         before = None
@@ -248,7 +364,7 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
         TASK_SCOPE.reset(t1)
     if scope.calls is not None:
         await scope.calls.await_all()
-        outcome = attrs.evolve(outcome, calls=tuple(scope.calls.records))
+        outcome = outcome._replace(calls=tuple(scope.calls.records))
     if traced is not None:
         await _aend_chain_run(traced, outcome)
     return outcome
@@ -277,25 +393,29 @@ def _cached(cache: Any, runner: NodeRunner, value: Any) -> tuple[Any, bool, Any]
     return key, False, None
 
 
-def _call_cached(run: Run, runner: NodeRunner, value: Any, scope: TaskScope) -> tuple[Any, bool]:
+def _call_cached(run: Run, runner: NodeRunner, value: Any, scope: _Scope) -> tuple[Any, bool]:
     cache = run.graph.cache
+    if cache is None or runner.cache_policy is None:
+        return runner.call(value, scope), False
     key, hit, output = _cached(cache, runner, value)
     if hit:
         return output, True
-    output = runner.call(value, scope.config, scope.runtime)
+    output = runner.call(value, scope)
     if key is not None:
         cache.set({key: (output, runner.cache_policy.ttl)})
     return output, False
 
 
 async def _acall_cached(
-    run: Run, runner: NodeRunner, value: Any, scope: TaskScope
+    run: Run, runner: NodeRunner, value: Any, scope: _Scope
 ) -> tuple[Any, bool]:
     cache = run.graph.cache
+    if cache is None or runner.cache_policy is None:
+        return await runner.acall(value, scope), False
     key, hit, output = _cached(cache, runner, value)
     if hit:
         return output, True
-    output = await runner.acall(value, scope.config, scope.runtime)
+    output = await runner.acall(value, scope)
     if key is not None:
         cache.set({key: (output, runner.cache_policy.ttl)})
     return output, False

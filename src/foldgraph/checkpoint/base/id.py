@@ -15,7 +15,7 @@ import threading
 import time
 import uuid
 
-__all__ = ["UUID", "uuid6"]
+__all__ = ["UUID", "uuid6", "uuid6_str"]
 
 # 100 ns intervals between the UUID epoch (1582-10-15) and the Unix epoch (RFC 9562).
 _GREGORIAN_OFFSET = 0x01B21DD213814000
@@ -70,6 +70,16 @@ def uuid6(node: int | None = None, clock_seq: int | None = None) -> UUID:
     >>> str(a) < str(b)
     True
     """
+    return UUID(int=_next(node, clock_seq))
+
+
+def uuid6_str() -> str:
+    """`str(uuid6())` without building the `UUID` object (checkpoint ids, once per step)."""
+    h = f"{_next(None, None):032x}"
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+def _next(node: int | None, clock_seq: int | None) -> int:
     global _last
     now = (time.time_ns() // 100 + _GREGORIAN_OFFSET) & _TIME_MASK
     with _lock:
@@ -88,4 +98,4 @@ def uuid6(node: int | None = None, clock_seq: int | None = None) -> UUID:
         _last = (ts, seq)
     if node is None:
         node = random.getrandbits(48)
-    return UUID(int=_layout(ts & _TIME_MASK, seq, node & _NODE_MASK))
+    return _layout(ts & _TIME_MASK, seq, node & _NODE_MASK)
