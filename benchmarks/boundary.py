@@ -1,4 +1,4 @@
-"""Workloads 5-8, issue "values at the boundary": LangGraph's own benchmark shapes, and
+"""Workloads 6-9, issue "values at the boundary": LangGraph's own benchmark shapes, and
 what handing user code plain private values costs per read.
 
 The three graph shapes follow LangGraph's benchmark suite as its docs describe
@@ -43,7 +43,7 @@ _TIME_METRICS = (
     Metric("cpu_per_invoke", "CPU time per invoke (all threads)", "ms"),
 )
 
-# --------------------------------------------------------------------------- 5. fan-out
+# --------------------------------------------------------------------------- 6. fan-out
 
 
 class Overall(TypedDict):
@@ -124,7 +124,7 @@ def run_fanout_subgraph(lib: Lib, n: int, settings: Settings) -> dict[str, float
 
 FANOUT_SUBGRAPH = Workload(
     name="fanout_subgraph",
-    title="5. Fan-out of Sends into a subgraph, each working on a 1 000-item list",
+    title="6. Fan-out of Sends into a subgraph, each working on a 1 000-item list",
     issue="values at the boundary",
     metrics=_TIME_METRICS,
     sizes=(100,),
@@ -138,7 +138,7 @@ FANOUT_SUBGRAPH = Workload(
 )
 
 
-# --------------------------------------------------------------------------- 6./7. wide state
+# --------------------------------------------------------------------------- 7./8. wide state
 
 LIST_FIELDS = ("messages", "trigger_events", "categorizations", "responses", "memory_docs")
 DICT_FIELDS = ("autoresponse", "issue", "user_info", "crm_info", "slack_participants")
@@ -290,7 +290,7 @@ _WIDE_NOTE = (
 
 WIDE_STATE = Workload(
     name="wide_state",
-    title="6. Wide dataclass state, router reading attributes",
+    title="7. Wide dataclass state, router reading attributes",
     issue="values at the boundary",
     metrics=_TIME_METRICS,
     sizes=(10, 50),
@@ -302,7 +302,7 @@ WIDE_STATE = Workload(
 
 WIDE_DICT = Workload(
     name="wide_dict",
-    title="7. Wide dict state, nodes branching on isinstance(value, list)",
+    title="8. Wide dict state, nodes branching on isinstance(value, list)",
     issue="values at the boundary",
     metrics=_TIME_METRICS,
     sizes=(10, 50),
@@ -313,7 +313,7 @@ WIDE_DICT = Workload(
 )
 
 
-# --------------------------------------------------------------------------- 8. per read
+# --------------------------------------------------------------------------- 9. per read
 
 
 def _read_bench(lib: Lib, kind: str, n: int) -> Any:
@@ -402,7 +402,7 @@ def run_reads(lib: Lib, n: int, settings: Settings) -> dict[str, float]:
 
 READS = Workload(
     name="reads",
-    title="8. Cost of one read of a channel of n items, as user code receives it",
+    title="9. Cost of one read of a channel of n items, as user code receives it",
     issue="values at the boundary",
     metrics=(
         Metric("list", "list (LastValue)", "us"),

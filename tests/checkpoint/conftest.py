@@ -27,6 +27,7 @@ import os  # noqa: E402
 _DURABLE_MODULES = frozenset(
     {
         "test_async_runs",
+        "test_boundary_history",
         "test_exit_durability",
         "test_interrupt_stream",
         "test_interrupts",

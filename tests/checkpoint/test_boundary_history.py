@@ -5,8 +5,16 @@ them changes no checkpoint. Objects below the top level (a message, a nested
 model, a set or bytearray inside a dict) are shared, as in LangGraph; changing one
 in place is caught by `verify_replay`, which names the checkpoint and channel.
 
+With a durable saver a checkpoint is bytes once written, so a later change
+cannot reach it; what a background write (durability "async") or the final
+write ("exit") serialises after a node changed something in place is named by
+`verify_replay` the same way (the seals are saved with the checkpoint). Each
+test therefore accepts either outcome the guarantee allows: history as it was
+written, or the changed checkpoint named.
+
 LangGraph keeps history unchanged only with `durability="sync"` and has no
-`verify_replay`, so these tests pin foldgraph's guarantee.
+`verify_replay`, so these tests pin foldgraph's guarantee. They run on every
+saver (see conftest).
 """
 
 from typing import Annotated
@@ -42,6 +50,15 @@ def _history(app) -> list[dict]:
     return [s.values for s in app.get_state_history(_cfg())]
 
 
+def _unchanged_or_named(app, channel: str, as_written) -> None:
+    """History holds what was written, or `verify_replay` names the channel that moved."""
+    report = app.verify_replay(_cfg())
+    if report.ok:
+        assert as_written(app.get_state(_cfg()).values[channel])
+    else:
+        assert (report.divergence.field, report.divergence.keys) == ("seals", (channel,))
+
+
 class Chat(TypedDict):
     messages: Annotated[list, add_messages]
     tags: set
@@ -70,7 +87,7 @@ def _written_values() -> dict:
     }
 
 
-def test_changing_top_level_values_read_by_a_node_changes_no_checkpoint(durability):
+def test_changing_top_level_values_read_by_a_node_changes_no_checkpoint(durability, saver_kind):
     def mutate(state):
         state["tags"].add("t2")
         state["blob"].extend(b"cd")
@@ -84,13 +101,16 @@ def test_changing_top_level_values_read_by_a_node_changes_no_checkpoint(durabili
     assert app.verify_replay(_cfg()).ok
 
 
-def test_a_message_changed_in_place_by_a_later_node_is_named(durability):
+def test_a_message_changed_in_place_by_a_later_node_is_named(durability, saver_kind):
     def rewrite(state):
         state["messages"][-1].content = "rewritten"
         return None
 
     app, _ = _run(Chat, _write_all, rewrite, CHAT_INPUT, durability)
     report = app.verify_replay(_cfg())
+    if saver_kind != "memory" and report.ok:  # serialised before the change: unchanged
+        assert app.get_state(_cfg()).values["messages"][-1].content == "answer"
+        return
     assert not report.ok
     assert report.divergence.field == "seals"
     assert report.divergence.keys == ("messages",)
@@ -111,15 +131,16 @@ def test_a_message_changed_in_place_by_a_later_node_is_named(durability):
         ("a list in a dict", lambda state: state["meta"]["items"].append(2)),
     ],
 )
-def test_a_nested_container_changed_in_place_is_named(durability, where, mutate):
+def test_a_nested_container_changed_in_place_is_named(durability, saver_kind, where, mutate):
     def second(state):
         mutate(state)
         return None
 
     app, _ = _run(Chat, _write_all, second, CHAT_INPUT, durability)
-    report = app.verify_replay(_cfg())
-    assert not report.ok, where
-    assert (report.divergence.field, report.divergence.keys) == ("seals", ("meta",))
+    written = _written_values()["meta"]
+    _unchanged_or_named(app, "meta", lambda meta: meta == written)
+    if saver_kind == "memory":  # the checkpoint holds the very object that changed
+        assert not app.verify_replay(_cfg()).ok, where
 
 
 class Profile(pydantic.BaseModel):
@@ -131,7 +152,7 @@ class Person(pydantic.BaseModel):
     profile: Profile = Profile()
 
 
-def test_a_nested_model_changed_in_place_is_named(durability):
+def test_a_nested_model_changed_in_place_is_named(durability, saver_kind):
     def first(state: Person):
         return {"profile": Profile(tags=["a"])}
 
@@ -140,12 +161,12 @@ def test_a_nested_model_changed_in_place_is_named(durability):
         return None
 
     app, _ = _run(Person, first, second, {"name": "n"}, durability)
-    report = app.verify_replay(_cfg())
-    assert not report.ok
-    assert (report.divergence.field, report.divergence.keys) == ("seals", ("profile",))
+    _unchanged_or_named(app, "profile", lambda profile: profile == Profile(tags=["a"]))
+    if saver_kind == "memory":
+        assert not app.verify_replay(_cfg()).ok
 
 
-def test_the_caller_changing_its_input_or_the_output_afterwards_is_named(durability):
+def test_the_caller_changing_its_input_or_the_output_afterwards_is_named(durability, saver_kind):
     inputs = {"messages": [HumanMessage("hi", id="h1")]}
 
     def noop(state):
@@ -158,11 +179,12 @@ def test_the_caller_changing_its_input_or_the_output_afterwards_is_named(durabil
     assert app.verify_replay(_cfg()).ok
     assert _history(app)[0] == _written_values()
     out["messages"][1].content = "edited"  # a stored message, changed in place
-    report = app.verify_replay(_cfg())
-    assert (report.divergence.field, report.divergence.keys) == ("seals", ("messages",))
+    _unchanged_or_named(app, "messages", lambda messages: messages[1].content == "answer")
+    if saver_kind == "memory":
+        assert not app.verify_replay(_cfg()).ok
 
 
-def test_ids_given_to_the_callers_messages_change_nothing_stored(durability):
+def test_ids_given_to_the_callers_messages_change_nothing_stored(durability, saver_kind):
     message = HumanMessage("no id yet")
 
     def noop(state):

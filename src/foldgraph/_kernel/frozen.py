@@ -78,7 +78,13 @@ class FrozenSet(frozenset):  # type: ignore[type-arg]
     __slots__ = ()
 
     def __reduce__(self) -> Any:
-        return (FrozenSet, (frozenset(self),))
+        # Sorted when the items allow it: the pickle (and so the seal) then does not
+        # depend on the process's string hash order.
+        try:
+            items: Any = sorted(self)
+        except TypeError:
+            items = frozenset(self)
+        return (FrozenSet, (items,))
 
 
 class FrozenBytes(bytes):

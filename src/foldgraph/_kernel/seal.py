@@ -20,10 +20,15 @@ every durability mode and with any saver that keeps the checkpoint's keys.
 
 A value pickle cannot encode (a lock, a generator) gets no seal: its changes
 cannot be detected, and it is left out of the check rather than reported.
+Fingerprints survive a durable saver's round trip (pydantic models are hashed
+by their field values; a stored set by its sorted items); a plain `set` nested
+below the top level hashes in Python's per-process string order, so checking
+one in another process than the one that wrote it may report it.
 """
 
 from __future__ import annotations
 
+import io
 import pickle
 import zlib
 from collections.abc import Callable, Iterable
@@ -34,6 +39,7 @@ from foldgraph._kernel._vector import Vector
 from foldgraph._kernel.frozen import FrozenBytes
 
 __all__ = [
+    "ATOMS",
     "Fingerprint",
     "fingerprint",
     "seal_items",
@@ -46,16 +52,48 @@ Fingerprint = Callable[[Any], int]
 
 _MASK = (1 << 64) - 1
 _IMMUTABLE = frozenset({int, float, complex, str, bytes, bool, type(None), FrozenBytes, range})
+ATOMS = _IMMUTABLE
+"""Types whose values cannot change in place: their fingerprint is 0."""
+
+
+_MODEL_TYPES: dict[type, bool] = {}
+
+
+def _is_model(t: type) -> bool:
+    # Cached per type: pydantic's metaclass makes isinstance checks slow.
+    known = _MODEL_TYPES.get(t)
+    if known is None:
+        known = _MODEL_TYPES[t] = any(
+            c.__module__.startswith("pydantic") and c.__name__ == "BaseModel" for c in t.__mro__
+        )
+    return known
+
+
+class _Canonical(pickle.Pickler):
+    """Pickles a pydantic model as its class and field values only, so that a model read
+    back from a durable saver (whose set of explicitly-set fields may differ) has the
+    same fingerprint as the one written. Built-in types never reach this hook."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if _is_model(type(obj)):
+            return (_rebuild, (type(obj),), obj.__dict__)
+        return NotImplemented
+
+
+def _rebuild(cls: type) -> Any:  # pragma: no cover - only named inside fingerprints
+    return cls.__new__(cls)
 
 
 def fingerprint(value: Any) -> int:
     """A 64-bit fingerprint of the value's content; 0 for atoms and unpicklable values."""
     if type(value) in _IMMUTABLE:
         return 0
+    buffer = io.BytesIO()
     try:
-        data = pickle.dumps(value, 5)
+        _Canonical(buffer, 5).dump(value)
     except Exception:
         return 0
+    data = buffer.getbuffer()
     return ((zlib.crc32(data) << 32) | (len(data) & 0xFFFFFFFF)) or 1
 
 

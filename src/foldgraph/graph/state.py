@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import typing
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any, Generic, Self, TypeVar
 
@@ -35,6 +35,7 @@ from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._schema import schema_jsonschema, schema_model
+from foldgraph.pregel._timeout import sync_timeout_unsupported
 from foldgraph.types import (
     CachePolicy,
     Command,
@@ -702,8 +703,17 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
         return schema_jsonschema(schema, self._schema_keys(schema), self.get_name("Output"))
 
     def get_graph(self, config: Any = None, *, xray: int | bool = False) -> Any:
-        """A drawable graph (langchain-core `Graph`): mermaid, ASCII, JSON."""
-        return draw(self.builder)
+        """A drawable graph (langchain-core `Graph`): mermaid, ASCII, JSON.
+
+        `xray=True` draws subgraphs inline at every depth, `xray=n` to depth n.
+        """
+        subgraphs = {}
+        if xray:
+            depth = xray if isinstance(xray, bool) or xray <= 0 else xray - 1
+            subgraphs = {
+                name: sub.get_graph(config, xray=depth) for name, sub in self.get_subgraphs()
+            }
+        return draw(self.builder, self, subgraphs)
 
 
 def _build(
@@ -796,6 +806,10 @@ def _build(
         )
         node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
         target = node.runnable if node.action is None else node.action
+        if node.timeout is not None and not (
+            isinstance(target, Runnable) or _is_async_callable(target)
+        ):
+            raise sync_timeout_unsupported(name)
         runners[name] = NodeRunner(
             name=name,
             action=action_for(target, name, is_subgraph=isinstance(target, Pregel)),
@@ -815,47 +829,94 @@ def _build(
             warn_unreturned_mutations=warn_unreturned_mutations,
             bound=node.runnable,
             error_handler=node.error_handler_node,
+            timeout=node.timeout,
         )
     return GraphSpec.build(channels, node_specs), runners, list(nodes)
 
 
-def draw(builder: StateGraph[Any, Any, Any, Any], graph: Any = None) -> Any:
-    """A langchain-core drawable `Graph` of the builder's nodes and edges."""
+def _interrupt_marker(name: str, before: Any, after: Any) -> str | None:
+    """`before`, `after` or `before,after`: where a static breakpoint stops at `name`.
+
+    As in LangGraph's drawings, only nodes listed by name are marked (not `"*"`).
+    """
+    is_before = before != "*" and name in (before or ())
+    is_after = after != "*" and name in (after or ())
+    if is_before and is_after:
+        return "before,after"
+    return "before" if is_before else "after" if is_after else None
+
+
+def draw(
+    builder: StateGraph[Any, Any, Any, Any],
+    compiled: Any = None,
+    subgraphs: Mapping[str, Any] | None = None,
+) -> Any:
+    """A langchain-core drawable `Graph` of the builder's nodes and edges, laid out as
+    LangGraph lays it out: START, the nodes in the order added, edges sorted by
+    (source, target), then an edge to END from every node that is reached but leads
+    nowhere. A conditional edge whose ends are unknown (no path map, no `Literal`
+    hint) is not drawn. `subgraphs` (name -> drawn subgraph) are drawn inline.
+    """
     from langchain_core.runnables.graph import Graph
 
+    before = getattr(compiled, "interrupt_before_nodes", ())
+    after = getattr(compiled, "interrupt_after_nodes", ())
     drawn = Graph()
-    nodes = {START: drawn.add_node(None, START)}
+    drawn.add_node(None, START)
     for name, spec in builder.nodes.items():
-        nodes[name] = drawn.add_node(spec.runnable, name, metadata=spec.metadata)
+        metadata = dict(spec.metadata or {})
+        if spec.defer:
+            metadata["defer"] = True
+        marker = _interrupt_marker(name, before, after)
+        if marker is not None:
+            metadata["__interrupt"] = marker
+        tools = getattr(spec.runnable, "tools_by_name", None)
+        if isinstance(tools, Mapping) and tools:
+            metadata["__tools"] = list(tools)
+        drawn.add_node(spec.runnable, name, metadata=metadata or None)
 
-    def node(name: str) -> Any:
-        if name not in nodes:
-            nodes[name] = drawn.add_node(None, name)
-        return nodes[name]
-
-    edges: list[tuple[str, str, Any, bool]] = [(s, e, None, False) for s, e in builder.edges]
+    edges: set[tuple[str, str, bool, str | None]] = {(s, e, False, None) for s, e in builder.edges}
     for starts, end in builder.waiting_edges:
-        edges.extend((s, end, None, False) for s in starts)
+        edges.update((s, end, False, None) for s in starts)
     for source, branches in builder.branches.items():
         for branch in branches.values():
-            if branch.ends is None:
-                targets = {n: None for n in builder.nodes if n != source}
-                targets[END] = None
-            else:
-                targets = {end: (key if key != end else None) for key, end in branch.ends.items()}
-            edges.extend((source, t, label, True) for t, label in targets.items())
+            for key, end in (branch.ends or {}).items():
+                edges.add((source, end, True, key if key != end else None))
     for name, spec in builder.nodes.items():
         ends = spec.ends or ()
         labels = ends if isinstance(ends, dict) else {e: None for e in ends}
-        edges.extend((name, t, label, True) for t, label in labels.items())
-    sources = {s for s, *_ in edges}
-    for name in builder.nodes:
-        if name not in sources:
-            edges.append((name, END, None, False))
-    seen: set[tuple[str, str]] = set()
-    for source, target, label, conditional in sorted(edges, key=lambda e: (e[0], e[1])):
-        if (source, target) in seen:
-            continue
-        seen.add((source, target))
-        drawn.add_edge(node(source), node(target), label, conditional)
+        edges.update((name, t, True, label if label != t else None) for t, label in labels.items())
+
+    def add(source: str, target: str, data: Any = None, conditional: bool = False) -> None:
+        if any(e.source == source and e.target == target for e in drawn.edges):
+            return
+        if target == END and END not in drawn.nodes:
+            drawn.add_node(None, END)
+        drawn.add_edge(drawn.nodes[source], drawn.nodes[target], data, conditional)
+
+    for source, target, conditional, label in sorted(
+        edges, key=lambda e: (e[0], e[1], e[2], e[3] is not None, e[3] or "")
+    ):
+        add(source, target, label, conditional)
+    termini = {t for _, t, _, _ in edges if t != END} - {s for s, _, _, _ in edges}
+    for source in sorted(termini):
+        add(source, END)
+    for name, sub in (subgraphs or {}).items():
+        _inline(drawn, name, sub)
     return drawn
+
+
+def _inline(drawn: Any, name: str, sub: Any) -> None:
+    """Replace node `name` by the drawing of its subgraph (without its START and END)."""
+    if not (len(sub.nodes) > 1 and name in drawn.nodes and sub.first_node() and sub.last_node()):
+        return
+    sub.trim_first_node()
+    sub.trim_last_node()
+    drawn.nodes.pop(name)
+    first, last = drawn.extend(sub, prefix=name)
+    for index, edge in enumerate(drawn.edges):
+        if edge.source == name:
+            edge = edge.copy(source=last.id)
+        if edge.target == name:
+            edge = edge.copy(target=first.id)
+        drawn.edges[index] = edge

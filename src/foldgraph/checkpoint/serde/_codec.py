@@ -42,7 +42,7 @@ import immutables
 from pyrsistent import PMap, PSet, PVector, pmap, pset, pvector
 
 from foldgraph._kernel._vector import Vector, vector
-from foldgraph._kernel.frozen import FrozenDict, FrozenList
+from foldgraph._kernel.frozen import FrozenBytes, FrozenDict, FrozenList, FrozenSet
 from foldgraph.errors import SerializationError, UnregisteredTypeError
 
 __all__ = ["Codec", "TypeRegistry", "type_name"]
@@ -380,7 +380,11 @@ class Codec:
             (exact(uuid.UUID), lambda o: {TAG: "u", "v": str(o)}),
             (exact(decimal.Decimal), lambda o: {TAG: "dec", "v": str(o)}),
             (exact(complex), lambda o: {TAG: "c", "v": [o.real, o.imag]}),
-            (lambda t: t is Vector or t is FrozenList, tagged_seq("V")),
+            (exact(Vector), tagged_seq("V")),
+            # The stored forms of a list, set and bytearray (see `_kernel.frozen`).
+            (exact(FrozenList), tagged_seq("FL")),
+            (exact(FrozenSet), tagged_seq("FS")),
+            (exact(FrozenBytes), lambda o: {TAG: "FB", "v": base64.b64encode(o).decode("ascii")}),
             (lambda t: isinstance(t, type) and issubclass(t, PVector), tagged_seq("pv")),
             (lambda t: isinstance(t, type) and issubclass(t, PSet), tagged_seq("ps")),
             (lambda t: isinstance(t, type) and issubclass(t, PMap), tagged_map("pm")),
@@ -498,6 +502,9 @@ class Codec:
             "dec": lambda t: decimal.Decimal(t["v"]),
             "c": lambda t: complex(*t["v"]),
             "V": lambda t: vector(dec(x) for x in t["v"]),
+            "FL": lambda t: FrozenList(dec(x) for x in t["v"]),
+            "FS": lambda t: FrozenSet(_hashable(dec(x)) for x in t["v"]),
+            "FB": lambda t: FrozenBytes(base64.b64decode(t["v"])),
             "pv": lambda t: pvector(dec(x) for x in t["v"]),
             "ps": lambda t: pset(_hashable(dec(x)) for x in t["v"]),
             "pm": lambda t: pmap(dict(items(t["v"]))),
