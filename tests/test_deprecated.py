@@ -315,3 +315,73 @@ def test_pregel_types_module() -> None:
     with pytest.warns(LangGraphDeprecatedSinceV10, match=re.escape(message)):
         module = importlib.import_module("foldgraph.pregel.types")
     assert module.StateSnapshot is StateSnapshot
+
+
+def test_setting_a_tool_call_request_field() -> None:
+    from foldgraph.prebuilt.tool_node import ToolCallRequest
+
+    call = {"name": "t", "args": {}, "id": "1", "type": "tool_call"}
+    request = ToolCallRequest(tool_call=call, tool=None, state={}, runtime=None)
+    other = request.override(state={"a": 1})
+    assert (request.state, other.state) == ({}, {"a": 1})
+    message = (
+        "Setting attribute 'state' on ToolCallRequest is deprecated. Use the override() "
+        "method instead to create a new instance with modified values."
+    )
+    with pytest.warns(DeprecationWarning, match=re.escape(message)):
+        request.state = {"b": 2}
+    assert request.state == {"b": 2}
+
+
+def test_foldgraph_itself_uses_no_deprecated_name() -> None:
+    # Every module imports cleanly with deprecation warnings as errors (except the
+    # deprecated module path itself), so users only see warnings their own code causes.
+    import subprocess
+    import sys
+
+    program = (
+        "import pkgutil, importlib, warnings, foldgraph\n"
+        "warnings.simplefilter('error', DeprecationWarning)\n"
+        "for m in pkgutil.walk_packages(foldgraph.__path__, 'foldgraph.'):\n"
+        "    if m.name != 'foldgraph.pregel.types':\n"
+        "        importlib.import_module(m.name)\n"
+    )
+    subprocess.run([sys.executable, "-c", program], check=True)
+
+
+def test_pregel_config_type() -> None:
+    from foldgraph.channels import EphemeralValue
+    from foldgraph.pregel import NodeBuilder, Pregel
+
+    node = NodeBuilder().subscribe_only("a").do(lambda x: x + x).write_to("b")
+    with pytest.warns(LangGraphDeprecatedSinceV10, match=_renamed("config_type", "context_schema")):
+        app = Pregel(
+            nodes={"node": node},
+            channels={"a": EphemeralValue(str), "b": EphemeralValue(str)},
+            input_channels=["a"],
+            output_channels=["b"],
+            config_type=Ctx,
+        )
+    assert app.context_schema is Ctx
+    assert app.invoke({"a": "foo"}) == {"b": "foofoo"}
+
+
+def test_functional_api_renamed_parameters() -> None:
+    from foldgraph.func import entrypoint, task
+
+    with pytest.warns(LangGraphDeprecatedSinceV05, match=_renamed("retry", "retry_policy")):
+
+        @task(retry=RetryPolicy(max_attempts=2))
+        def double(n: int) -> int:
+            return 2 * n
+
+    with pytest.warns(
+        LangGraphDeprecatedSinceV10, match=_renamed("config_schema", "context_schema")
+    ):
+
+        @entrypoint(config_schema=Ctx)
+        def main(n: int) -> int:
+            return double(n).result()
+
+    assert main.context_schema is Ctx
+    assert main.invoke(3) == 6

@@ -561,3 +561,23 @@ def test_interrupt_values_are_interrupt_records() -> None:
     (intr,) = out["__interrupt__"]
     assert isinstance(intr, Interrupt)
     assert intr.value == 7
+
+
+@pytest.mark.timeout(10)
+def test_async_task_timeout_raises_into_the_caller() -> None:
+    from foldgraph.errors import NodeTimeoutError
+
+    @task(timeout=0.05)
+    async def stuck(x: int) -> int:
+        await asyncio.sleep(30)
+        return x
+
+    @entrypoint()
+    async def flow(x: int) -> str:
+        try:
+            await stuck(x)
+        except NodeTimeoutError as exc:
+            return f"{exc.node} {exc.kind}"
+        return "no"
+
+    assert asyncio.run(flow.ainvoke(1)) == "stuck run"

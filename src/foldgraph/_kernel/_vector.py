@@ -33,12 +33,14 @@ class _FlatCache:
 
     Entries hold their vector, so an id is never reused while cached. Plain
     dict operations are atomic under the GIL; an eviction racing another
-    thread is simply retried on the next insert.
+    thread is simply retried on the next insert. Few entries are kept on
+    purpose: each is a tuple the garbage collector traverses while it is young
+    (2-node loop at 3 000 messages: 0.56 s CPU with 16 entries, 0.67 s with 64).
     """
 
     __slots__ = ("_entries", "_items", "max_entries", "max_items")
 
-    def __init__(self, max_entries: int = 64, max_items: int = 1 << 21) -> None:
+    def __init__(self, max_entries: int = 16, max_items: int = 1 << 21) -> None:
         self._entries: dict[int, tuple[Vector, tuple[Any, ...]]] = {}
         self._items = 0
         self.max_entries = max_entries

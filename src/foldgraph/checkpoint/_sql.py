@@ -171,23 +171,43 @@ class SqlSaver(BaseCheckpointSaver[int]):
     # -- schema -----------------------------------------------------------------------------
 
     def setup(self) -> None:
-        """Create the tables (or check their version); safe to call many times."""
+        """Create the tables (or check their version); safe to call many times.
+
+        When the database already records this schema version no DDL runs:
+        `CREATE INDEX IF NOT EXISTS` still locks its table in PostgreSQL, which
+        would deadlock with a run writing the same tables.
+        """
         with self._tx(write=True) as cur:
-            for statement in self._schema():
-                cur.execute(statement)
-            cur.execute(self._q("SELECT value FROM fg_meta WHERE key = ?"), ("schema_version",))
-            row = cur.fetchone()
-            if row is None:
-                cur.execute(
-                    self._q("INSERT INTO fg_meta (key, value) VALUES (?, ?)"),
-                    ("schema_version", str(SCHEMA_VERSION)),
-                )
-            elif int(row[0]) > SCHEMA_VERSION:
+            self._setup_lock(cur)
+            version = self._recorded_version(cur)
+            if version is not None and version > SCHEMA_VERSION:
                 raise RuntimeError(
-                    f"This database holds foldgraph checkpoint schema version {row[0]}, newer "
+                    f"This database holds foldgraph checkpoint schema version {version}, newer "
                     f"than this foldgraph understands ({SCHEMA_VERSION}); upgrade foldgraph."
                 )
+            if version != SCHEMA_VERSION:
+                for statement in self._schema():
+                    cur.execute(statement)
+                if version is None:
+                    cur.execute(
+                        self._q("INSERT INTO fg_meta (key, value) VALUES (?, ?)"),
+                        ("schema_version", str(SCHEMA_VERSION)),
+                    )
         self.is_setup = True
+
+    def _setup_lock(self, cur: Any) -> None:
+        """Serialize concurrent `setup()` calls (SQLite's write transaction already does)."""
+
+    def _meta_exists(self, cur: Any) -> bool:
+        cur.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'fg_meta'")
+        return cur.fetchone() is not None
+
+    def _recorded_version(self, cur: Any) -> int | None:
+        if not self._meta_exists(cur):
+            return None
+        cur.execute(self._q("SELECT value FROM fg_meta WHERE key = ?"), ("schema_version",))
+        row = cur.fetchone()
+        return int(row[0]) if row else None
 
     def schema_version(self) -> int:
         with self._tx(write=False) as cur:

@@ -76,6 +76,7 @@ class _TaskFunction(Generic[T]):
             retry_policy=self.retry_policy,
             cache_policy=self.cache_policy,
             name=self.name,
+            timeout=self.timeout,
         )
 
     def clear_cache(self, cache: Any) -> None:

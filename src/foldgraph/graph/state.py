@@ -35,6 +35,7 @@ from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._schema import schema_jsonschema, schema_model
+from foldgraph.pregel._timeout import sync_timeout_unsupported
 from foldgraph.types import (
     CachePolicy,
     Command,
@@ -805,6 +806,10 @@ def _build(
         )
         node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
         target = node.runnable if node.action is None else node.action
+        if node.timeout is not None and not (
+            isinstance(target, Runnable) or _is_async_callable(target)
+        ):
+            raise sync_timeout_unsupported(name)
         runners[name] = NodeRunner(
             name=name,
             action=action_for(target, name, is_subgraph=isinstance(target, Pregel)),
@@ -824,6 +829,7 @@ def _build(
             warn_unreturned_mutations=warn_unreturned_mutations,
             bound=node.runnable,
             error_handler=node.error_handler_node,
+            timeout=node.timeout,
         )
     return GraphSpec.build(channels, node_specs), runners, list(nodes)
 

@@ -39,8 +39,9 @@ from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, GraphInterrupt
 from foldgraph.pregel._node import _next_interval, _retry_matches
 from foldgraph.pregel._protocol import FG_TASK, CallRecord
+from foldgraph.pregel._timeout import run_with_timeout
 from foldgraph.runtime import ExecutionInfo
-from foldgraph.types import CachePolicy, RetryPolicy
+from foldgraph.types import CachePolicy, RetryPolicy, TimeoutPolicy
 
 __all__ = ["RETURN", "Calls", "SyncAsyncFuture", "call", "identifier"]
 
@@ -129,6 +130,7 @@ def call(
     retry_policy: Sequence[RetryPolicy] = (),
     cache_policy: CachePolicy | None = None,
     name: str | None = None,
+    timeout: TimeoutPolicy | None = None,
 ) -> Any:
     """Start `func(*args, **kwargs)` as a child task of the running task; return its future."""
     scope = TASK_SCOPE.get()
@@ -137,7 +139,7 @@ def call(
     calls = scope.calls
     if calls is None:
         calls = scope.calls = Calls(scope)
-    return calls.start(func, args, kwargs, retry_policy, cache_policy, name)
+    return calls.start(func, args, kwargs, retry_policy, cache_policy, name, timeout)
 
 
 class Calls:
@@ -175,6 +177,7 @@ class Calls:
         retry_policy: Sequence[RetryPolicy],
         cache_policy: CachePolicy | None,
         name: str | None,
+        timeout: TimeoutPolicy | None = None,
     ) -> Any:
         is_async = _is_async(func)
         loop = self.loop
@@ -189,7 +192,7 @@ class Calls:
                 return _resolved(ret, loop)
         policies = tuple(retry_policy) or _graph_policies(self.run.graph)
         cache_policy = cache_policy or getattr(self.run.graph, "cache_policy", None)
-        spec = _CallSpec(child, func, args, kwargs, policies, cache_policy, is_async)
+        spec = _CallSpec(child, func, args, kwargs, policies, cache_policy, is_async, timeout)
         if loop is not None:
             try:
                 running = asyncio.get_running_loop()
@@ -349,7 +352,14 @@ class Calls:
             attempt += 1
             _mark_attempt(scope, attempt)
             try:
-                if spec.is_async:
+                if spec.is_async and spec.timeout is not None:
+                    value = await run_with_timeout(
+                        spec.task.name,
+                        spec.timeout,
+                        functools.partial(_timed, spec, scope),
+                        scope.runtime,
+                    )
+                elif spec.is_async:
                     value = await spec.func(*spec.args, **spec.kwargs)
                 else:
                     ctx = contextvars.copy_context()
@@ -429,7 +439,16 @@ class Calls:
 
 
 class _CallSpec:
-    __slots__ = ("args", "cache_policy", "func", "is_async", "kwargs", "policies", "task")
+    __slots__ = (
+        "args",
+        "cache_policy",
+        "func",
+        "is_async",
+        "kwargs",
+        "policies",
+        "task",
+        "timeout",
+    )
 
     def __init__(
         self,
@@ -440,7 +459,9 @@ class _CallSpec:
         policies: tuple[RetryPolicy, ...],
         cache_policy: CachePolicy | None,
         is_async: bool,
+        timeout: TimeoutPolicy | None = None,
     ) -> None:
+        self.timeout = timeout
         self.task = task
         self.func = func
         self.args = args
@@ -448,6 +469,11 @@ class _CallSpec:
         self.policies = policies
         self.cache_policy = cache_policy
         self.is_async = is_async
+
+
+async def _timed(spec: _CallSpec, scope: TaskScope, runtime: Any) -> Any:
+    scope.runtime = runtime  # heartbeat() inside the task reaches the attempt's clock
+    return await spec.func(*spec.args, **spec.kwargs)
 
 
 def _graph_policies(graph: Any) -> tuple[RetryPolicy, ...]:

@@ -20,6 +20,7 @@ import contextvars
 import os
 import queue
 import threading
+import time
 from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from typing import Any
 
@@ -53,7 +54,8 @@ def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
                 yield item
                 continue
             tasks = item.tasks
-            if len(tasks) == 1 and live is None:
+            timed = getattr(run.graph, "step_timeout", None) is not None
+            if len(tasks) == 1 and live is None and not timed:
                 # One task: run it here, no pool round trip.
                 send = {tasks[0].path: run_task(run, tasks[0], item.step)}
             else:
@@ -87,17 +89,36 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                 send = None
                 yield item
                 continue
-            if len(item.tasks) == 1 and live is None:
+            step_timeout = getattr(run.graph, "step_timeout", None)
+            if len(item.tasks) == 1 and live is None and step_timeout is None:
                 results = [await arun_task(run, item.tasks[0], item.step)]
             else:
-                gathered = asyncio.ensure_future(
-                    asyncio.gather(*(one(t, item.step) for t in item.tasks))
-                )
-                while live is not None and not gathered.done():
-                    await asyncio.wait({gathered}, timeout=_POLL)
-                    for emit in _drain(live, run):
-                        yield emit
-                results = await gathered
+                futures = [asyncio.ensure_future(one(t, item.step)) for t in item.tasks]
+                gathered = asyncio.gather(*futures)
+                loop = asyncio.get_running_loop()
+                deadline = None if step_timeout is None else loop.time() + step_timeout
+                try:
+                    while not gathered.done():
+                        wait = _POLL if live is not None else None
+                        if deadline is not None:
+                            remaining = deadline - loop.time()
+                            if remaining <= 0:
+                                gathered.cancel()
+                                raise TimeoutError  # bare, as asyncio (and LangGraph) raise it
+                            wait = remaining if wait is None else min(wait, remaining)
+                        await asyncio.wait({gathered}, timeout=wait)
+                        if live is not None:
+                            for emit in _drain(live, run):
+                                yield emit
+                except asyncio.CancelledError:
+                    # The run is cancelled: what finished siblings wrote is kept, so a
+                    # resumed thread does not run them again.
+                    run.keep_finished(
+                        [f.result() for f in futures if f.done() and not f.cancelled()]
+                    )
+                    gathered.cancel()
+                    raise
+                results = gathered.result()
                 if live is not None:
                     for emit in _drain(live, run):
                         yield emit
@@ -113,6 +134,9 @@ def _execute(
 ) -> Generator[Emit, None, Results]:
     """Run one step's tasks; yields live chunks while they run, returns their results."""
     tasks, step = item.tasks, item.step
+    step_timeout = getattr(run.graph, "step_timeout", None)
+    if step_timeout is not None:
+        return (yield from _run_timed(run, tasks, step, max_workers, live, step_timeout))
     if len(tasks) == 1 and live is None:
         return {tasks[0].path: run_task(run, tasks[0], step)}
     if live is None:
@@ -178,6 +202,37 @@ def _run_streaming(
         if not future.cancelled():
             results[task.path] = future.result()
     return results
+
+
+def _run_timed(
+    run: Run,
+    tasks: Sequence[Task],
+    step: int,
+    max_workers: int | None,
+    live: queue.SimpleQueue[Any] | None,
+    step_timeout: float,
+) -> Generator[Emit, None, Results]:
+    """Run a step's tasks on the pool and give up on them after `step_timeout` seconds."""
+    pool = _pool(max_workers)
+    futures = {
+        pool.submit(contextvars.copy_context().run, run_task, run, t, step): t for t in tasks
+    }
+    deadline = time.monotonic() + step_timeout
+    pending = set(futures)
+    while pending:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            for future in pending:
+                future.cancel()
+            raise TimeoutError("Timed out")
+        _, pending = concurrent.futures.wait(
+            pending,
+            timeout=remaining if live is None else min(_POLL, remaining),
+            return_when=concurrent.futures.ALL_COMPLETED,
+        )
+        if live is not None:
+            yield from _drain(live, run)
+    return {t.path: f.result() for f, t in futures.items()}
 
 
 def _join(helpers: Sequence[concurrent.futures.Future[Any]]) -> None:

@@ -24,11 +24,13 @@ from foldgraph.errors import (
     ErrorCode,
     GraphBubbleUp,
     InvalidUpdateError,
+    NodeCancelledError,
     ParentCommand,
     create_error_message,
 )
 from foldgraph.pregel._branch import Branch
-from foldgraph.types import CachePolicy, Command, RetryPolicy, Send
+from foldgraph.pregel._timeout import run_with_timeout
+from foldgraph.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
 
 __all__ = ["NodeOutput", "NodeRunner"]
 
@@ -113,6 +115,8 @@ class NodeRunner:
     """Warn when the node changes its input in place and does not return the change."""
     error_handler: str | None = None
     """The node that takes over when this one fails after its retries."""
+    timeout: TimeoutPolicy | None = None
+    """Limits of each attempt (async nodes only)."""
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
     bound: Any = attrs.field(default=None, eq=False, repr=False)
     """The node's Runnable, as LangGraph programs read it (`graph.nodes[name].bound`)."""
@@ -214,6 +218,9 @@ class NodeRunner:
                 return self.action.call(value, scope)
             except GraphBubbleUp:
                 raise
+            except asyncio.CancelledError as exc:
+                # A sync node has no event loop to be cancelled by: its own doing.
+                raise NodeCancelledError(self.name) from exc
             except Exception as exc:
                 policy = next((p for p in self.retry_policies if _retry_matches(p, exc)), None)
                 if policy is None or attempt >= policy.max_attempts:
@@ -228,14 +235,36 @@ class NodeRunner:
             if attempt > 1:
                 scope.runtime = next_attempt(scope.runtime, attempt)
             try:
-                return await self.action.acall(value, scope)
+                if self.timeout is None:
+                    return await self.action.acall(value, scope)
+                return await self._timed_attempt(value, scope)
             except GraphBubbleUp:
                 raise
+            except asyncio.CancelledError as exc:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the run itself is being cancelled
+                raise NodeCancelledError(self.name) from exc
             except Exception as exc:
                 policy = next((p for p in self.retry_policies if _retry_matches(p, exc)), None)
                 if policy is None or attempt >= policy.max_attempts:
                     raise
                 await asyncio.sleep(_next_interval(policy, attempt))
+
+    async def _timed_attempt(self, value: Any, scope: Any) -> Any:
+        """One attempt under the node's timeout; its runtime carries the attempt's clock."""
+        assert self.action is not None and self.timeout is not None
+        action = self.action
+        base = scope.runtime
+
+        def attempt(timed: Any) -> Any:
+            scope.runtime = timed
+            return action.acall(value, scope)
+
+        try:
+            return await run_with_timeout(self.name, self.timeout, attempt, base)
+        finally:
+            scope.runtime = base
 
     def cache_key(self, value: Any) -> tuple[tuple[str, ...], str] | None:
         if self.cache_policy is None:

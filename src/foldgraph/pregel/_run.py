@@ -680,11 +680,26 @@ class Run:
                 yield from accepted
         return remaining
 
-    def _record_calls(self, calls: Sequence[CallRecord], step: int) -> Generator[Emit, Any, None]:
-        """Save the functional-API task calls that ended, and stream them."""
+    def keep_finished(self, results: Sequence[TaskResult]) -> None:
+        """Save what tasks that finished wrote when the step itself cannot end (cancelled)."""
+        for result in results:
+            if result.calls:
+                self.keep_calls(result.calls)
+            if result.output is None:
+                continue
+            writes = list(result.output.writes)
+            self._pending[result.task.id] = [*self._pending.get(result.task.id, []), *writes]
+            self.save_writes(result.task, writes or [("__no_writes__", None)])
+
+    def keep_calls(self, calls: Sequence[CallRecord]) -> None:
         for record in calls:
             self._pending[record.task.id] = list(record.writes)
             self.save_writes(record.task, record.writes)
+
+    def _record_calls(self, calls: Sequence[CallRecord], step: int) -> Generator[Emit, Any, None]:
+        """Save the functional-API task calls that ended, and stream them."""
+        self.keep_calls(calls)
+        for record in calls:
             yield from emit.call(self.ns, self.modes, record, step)
 
     def flush_final(self) -> None:

@@ -399,6 +399,12 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     except Exception as exc:
         _note_node(exc, task.name)
         outcome = TaskResult(task=task, error=exc)
+    except asyncio.CancelledError:
+        if scope.calls is not None:
+            # Cancelled with the run: the task calls that ended are kept.
+            scope.calls.cancel()
+            run.keep_calls(scope.calls.records)
+        raise
     finally:
         var_child_runnable_config.reset(t2)
         TASK_SCOPE.reset(t1)

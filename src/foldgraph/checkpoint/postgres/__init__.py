@@ -165,8 +165,15 @@ class PostgresSaver(SqlSaver):
                 yield cur
 
     def _schema(self) -> list[str]:
+        return _SCHEMA
+
+    def _setup_lock(self, cur: Any) -> None:
         # Two processes running setup() at once must not race on CREATE.
-        return ["SELECT pg_advisory_xact_lock(7311990)", *_SCHEMA]
+        cur.execute("SELECT pg_advisory_xact_lock(7311990)")
+
+    def _meta_exists(self, cur: Any) -> bool:
+        cur.execute("SELECT to_regclass('fg_meta') IS NOT NULL")
+        return bool(cur.fetchone()[0])
 
     def _lock_thread(self, cur: Any, thread_id: str, ns: str) -> None:
         # One lock per thread (all namespaces): puts, prune and compaction never interleave.

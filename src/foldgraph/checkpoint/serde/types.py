@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
-from foldgraph.constants import ERROR, INTERRUPT, RESUME
+from foldgraph._kernel.names import ERROR, INTERRUPT, RESUME
 
 __all__ = ["ERROR", "INTERRUPT", "RESUME", "SCHEDULED", "TASKS", "ChannelProtocol", "SendProtocol"]
 
