@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 
-from benchmarks import boundary, checkpoints, core, react_agent
+from benchmarks import boundary, checkpoints, core, react_agent, supersteps
 from benchmarks._harness import (
     DISPLAY,
     LIBRARIES,
@@ -31,6 +31,7 @@ from benchmarks._harness import (
 
 WORKLOADS: tuple[Workload, ...] = (
     *core.WORKLOADS,
+    *supersteps.WORKLOADS,
     *checkpoints.WORKLOADS,
     *boundary.WORKLOADS,
     *react_agent.WORKLOADS,

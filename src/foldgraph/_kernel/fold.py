@@ -19,7 +19,7 @@ import attrs
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
 from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
-from foldgraph._kernel.seal import step_fingerprint
+from foldgraph._kernel.seal import ATOMS, step_fingerprint
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, task_id
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
@@ -82,11 +82,12 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple
             )
     updated = snapshot.updated
     trigger_to_nodes = graph.trigger_to_nodes
-    if len(updated) == 1:
-        (only,) = updated
-        candidates: Iterable[str] = trigger_to_nodes.get(only, ())  # already sorted
-    elif updated:
-        candidates = sorted({n for c in updated for n in trigger_to_nodes.get(c, ())})
+    if updated:
+        woken = [c for c in updated if c in trigger_to_nodes]
+        if len(woken) == 1:
+            candidates: Iterable[str] = trigger_to_nodes[woken[0]]  # already sorted
+        else:
+            candidates = sorted({n for c in woken for n in trigger_to_nodes[c]})
     else:
         candidates = sorted(graph.nodes)
     values, versions = snapshot.values, snapshot.versions
@@ -144,10 +145,19 @@ def apply(
     trigger_to_nodes = graph.trigger_to_nodes
     old_seals = snapshot.seals
     new_seals: dict[str, int] = {}
-    fp = step_fingerprint() if old_seals is not None else None
+    sealing = old_seals is not None
+    fp: Any = None
 
     def seal(chan: str, new: Any) -> None:
         # Fingerprint what is stored now, while it is exactly what was written.
+        nonlocal fp
+        if new is MISSING or type(new) in ATOMS:
+            # Nothing below an atom can change: its seal is 0 (kept only to clear an old one).
+            if chan in new_seals or old_seals.get(chan):
+                new_seals[chan] = 0
+            return
+        if fp is None:
+            fp = step_fingerprint()
         old_seal = new_seals.get(chan)
         if old_seal is None:
             old_seal = old_seals.get(chan, 0)
@@ -175,7 +185,7 @@ def apply(
             for chan in sorted(consumed):
                 new, did_change = channels[chan].consume(_get(values, chan))
                 if did_change:
-                    if fp is not None:
+                    if sealing:
                         seal(chan, new)
                     _store(values, chan, new)
                     versions[chan] = next_version
@@ -194,7 +204,7 @@ def apply(
         channel = channels[chan]
         new, did_change = channel.update(_get(values, chan), batch)
         if did_change:
-            if fp is not None:
+            if sealing:
                 seal(chan, new)
             _store(values, chan, new)
             versions[chan] = next_version
@@ -215,7 +225,7 @@ def apply(
                 if old is not MISSING:
                     new, did_change = channel.update(old, ())
                     if did_change:
-                        if fp is not None:
+                        if sealing:
                             seal(chan, new)
                         _store(values, chan, new)
                         versions[chan] = next_version
@@ -232,7 +242,7 @@ def apply(
                 channel = channels[chan]
                 new, did_change = channel.finish(_get(values, chan))
                 if did_change:
-                    if fp is not None:
+                    if sealing:
                         seal(chan, new)
                     _store(values, chan, new)
                     versions[chan] = next_version

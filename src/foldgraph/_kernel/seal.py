@@ -39,6 +39,7 @@ from foldgraph._kernel._vector import Vector
 from foldgraph._kernel.frozen import FrozenBytes
 
 __all__ = [
+    "ATOMS",
     "Fingerprint",
     "fingerprint",
     "seal_items",
@@ -51,6 +52,8 @@ Fingerprint = Callable[[Any], int]
 
 _MASK = (1 << 64) - 1
 _IMMUTABLE = frozenset({int, float, complex, str, bytes, bool, type(None), FrozenBytes, range})
+ATOMS = _IMMUTABLE
+"""Types whose values cannot change in place: their fingerprint is 0."""
 
 
 _MODEL_TYPES: dict[type, bool] = {}
