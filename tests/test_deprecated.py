@@ -347,3 +347,41 @@ def test_foldgraph_itself_uses_no_deprecated_name() -> None:
         "        importlib.import_module(m.name)\n"
     )
     subprocess.run([sys.executable, "-c", program], check=True)
+
+
+def test_pregel_config_type() -> None:
+    from foldgraph.channels import EphemeralValue
+    from foldgraph.pregel import NodeBuilder, Pregel
+
+    node = NodeBuilder().subscribe_only("a").do(lambda x: x + x).write_to("b")
+    with pytest.warns(LangGraphDeprecatedSinceV10, match=_renamed("config_type", "context_schema")):
+        app = Pregel(
+            nodes={"node": node},
+            channels={"a": EphemeralValue(str), "b": EphemeralValue(str)},
+            input_channels=["a"],
+            output_channels=["b"],
+            config_type=Ctx,
+        )
+    assert app.context_schema is Ctx
+    assert app.invoke({"a": "foo"}) == {"b": "foofoo"}
+
+
+def test_functional_api_renamed_parameters() -> None:
+    from foldgraph.func import entrypoint, task
+
+    with pytest.warns(LangGraphDeprecatedSinceV05, match=_renamed("retry", "retry_policy")):
+
+        @task(retry=RetryPolicy(max_attempts=2))
+        def double(n: int) -> int:
+            return 2 * n
+
+    with pytest.warns(
+        LangGraphDeprecatedSinceV10, match=_renamed("config_schema", "context_schema")
+    ):
+
+        @entrypoint(config_schema=Ctx)
+        def main(n: int) -> int:
+            return double(n).result()
+
+    assert main.context_schema is Ctx
+    assert main.invoke(3) == 6

@@ -23,6 +23,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from foldgraph._deprecated import (
     checkpoint_during_as_durability,
     config_model,
+    renamed_parameter,
     warn_config_schema,
 )
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
@@ -103,6 +104,9 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         >>> app.invoke({"a": "foo"})
         {'b': 'foofoo'}
         """
+        context_schema = renamed_parameter(
+            deprecated_kwargs, "config_type", "context_schema", context_schema, since=(1, 0)
+        )
         policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else retry_policy
         built, spec, runners, order = compile_nodes(
             nodes, channels, input_channels, stream_channels, policies, cache_policy
