@@ -26,9 +26,11 @@ from foldgraph._shell.node import NODE_ERROR
 from foldgraph._shell.tracing import (
     achain_run,
     achild_run,
+    aend_chain_run,
     astream_chunk,
     chain_run,
     child_run,
+    end_chain_run,
     has_callbacks,
     stream_chunk,
 )
@@ -321,7 +323,12 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     traced = None
     if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
         traced, scope.config = chain_run(
-            scope.config, value, task.name, tag=f"graph:step:{step}", child_tag="seq:step:1"
+            scope.config,
+            value,
+            task.name,
+            tag=f"graph:step:{step}",
+            policy=runner.trace_policy,
+            child_tag="seq:step:1",
         )
     t1 = TASK_SCOPE.set(scope)
     t2 = var_child_runnable_config.set(_child_config(scope, runner))  # type: ignore[arg-type]
@@ -357,7 +364,7 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
         scope.calls.wait()
         outcome = outcome._replace(calls=tuple(scope.calls.records))
     if traced is not None:
-        _end_chain_run(traced, outcome)
+        _end_chain_run(traced, outcome, runner.trace_policy)
     return outcome
 
 
@@ -370,7 +377,12 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     traced = None
     if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
         traced, scope.config = await achain_run(
-            scope.config, value, task.name, tag=f"graph:step:{step}", child_tag="seq:step:1"
+            scope.config,
+            value,
+            task.name,
+            tag=f"graph:step:{step}",
+            policy=runner.trace_policy,
+            child_tag="seq:step:1",
         )
     t1 = TASK_SCOPE.set(scope)
     t2 = var_child_runnable_config.set(_child_config(scope, runner))  # type: ignore[arg-type]
@@ -412,7 +424,7 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
         await scope.calls.await_all()
         outcome = outcome._replace(calls=tuple(scope.calls.records))
     if traced is not None:
-        await _aend_chain_run(traced, outcome)
+        await _aend_chain_run(traced, outcome, runner.trace_policy)
     return outcome
 
 
@@ -467,16 +479,16 @@ async def _acall_cached(
     return output, False
 
 
-def _end_chain_run(traced: Any, result: TaskResult) -> None:
+def _end_chain_run(traced: Any, result: TaskResult, policy: Any = None) -> None:
     if result.output is not None:
-        traced.on_chain_end(result.output.update_chunk())
+        end_chain_run(traced, result.output.update_chunk(), policy)
     else:
         traced.on_chain_error(result.error or GraphInterrupt(result.interrupts))
 
 
-async def _aend_chain_run(traced: Any, result: TaskResult) -> None:
+async def _aend_chain_run(traced: Any, result: TaskResult, policy: Any = None) -> None:
     if result.output is not None:
-        await traced.on_chain_end(result.output.update_chunk())
+        await aend_chain_run(traced, result.output.update_chunk(), policy)
     else:
         await traced.on_chain_error(result.error or GraphInterrupt(result.interrupts))
 
