@@ -24,6 +24,8 @@ from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, task_id
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
 
+_UNSEALED = ATOMS | {type(MISSING)}
+"""Stored values with nothing below them to change: seal 0, no fingerprint."""
 _SPECIAL = frozenset({INTERRUPT, RESUME, NO_WRITES, "__error__", "__return__"})
 Writes = Sequence[tuple[str, Any]]
 Stamp = tuple[str, str | None, Any, str]
@@ -185,7 +187,9 @@ def apply(
             for chan in sorted(consumed):
                 new, did_change = channels[chan].consume(_get(values, chan))
                 if did_change:
-                    if sealing:
+                    if sealing and (
+                        type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)
+                    ):
                         seal(chan, new)
                     _store(values, chan, new)
                     versions[chan] = next_version
@@ -204,7 +208,7 @@ def apply(
         channel = channels[chan]
         new, did_change = channel.update(_get(values, chan), batch)
         if did_change:
-            if sealing:
+            if sealing and (type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)):
                 seal(chan, new)
             _store(values, chan, new)
             versions[chan] = next_version
@@ -225,7 +229,9 @@ def apply(
                 if old is not MISSING:
                     new, did_change = channel.update(old, ())
                     if did_change:
-                        if sealing:
+                        if sealing and (
+                            type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)
+                        ):
                             seal(chan, new)
                         _store(values, chan, new)
                         versions[chan] = next_version
@@ -242,7 +248,9 @@ def apply(
                 channel = channels[chan]
                 new, did_change = channel.finish(_get(values, chan))
                 if did_change:
-                    if sealing:
+                    if sealing and (
+                        type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)
+                    ):
                         seal(chan, new)
                     _store(values, chan, new)
                     versions[chan] = next_version

@@ -209,10 +209,6 @@ def is_stored_form(value: Any) -> bool:
     return type(value) in _THAW or type(value) is Vector
 
 
-# Kept for the channel API: reading a value for a node is thawing it.
-view = thaw
-
-
 EMPTY_MAP: immutables.Map = immutables.Map()
 """The empty snapshot map. Snapshot maps are HAMTs: O(log n) set, shared nodes."""
 
