@@ -243,3 +243,21 @@ def test_untouched_thread_stays_ok_when_another_is_tampered() -> None:
     assert report.divergence.keys == ("n",)
     assert report.divergence.stored == {"n": -1}
     assert report.divergence.refolded == {"n": 3}
+
+
+def test_a_resume_carrying_an_update_refolds_cleanly() -> None:
+    class Asked(TypedDict):
+        log: Annotated[list, operator.add]
+
+    def ask(state: Asked) -> dict[str, Any]:
+        return {"log": [interrupt("q")]}
+
+    builder = StateGraph(Asked)
+    builder.add_node("ask", ask)
+    builder.add_edge(START, "ask")
+    app = builder.compile(checkpointer=InMemorySaver())
+    app.invoke({"log": ["start"]}, _cfg())
+    app.invoke(Command(resume="answer", update={"log": ["note"]}), _cfg())
+    assert app.get_state(_cfg()).values == {"log": ["start", "note", "answer"]}
+    report = app.verify_replay(_cfg())
+    assert report.ok, report.divergence

@@ -830,6 +830,7 @@ def _build(
             bound=node.runnable,
             error_handler=node.error_handler_node,
             timeout=node.timeout,
+            trace_policy=node.trace_policy,
         )
     return GraphSpec.build(channels, node_specs), runners, list(nodes)
 

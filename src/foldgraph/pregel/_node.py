@@ -117,6 +117,8 @@ class NodeRunner:
     """The node that takes over when this one fails after its retries."""
     timeout: TimeoutPolicy | None = None
     """Limits of each attempt (async nodes only)."""
+    trace_policy: Any = None
+    """What tracers record of the node's inputs and outputs (`TracePolicy`)."""
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
     bound: Any = attrs.field(default=None, eq=False, repr=False)
     """The node's Runnable, as LangGraph programs read it (`graph.nodes[name].bound`)."""

@@ -21,12 +21,12 @@ from typing import Any
 import attrs
 
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.fold import apply, plan
+from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.seal import fingerprint
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import CONF, START
 from foldgraph.pregel._core import GraphCore
-from foldgraph.pregel._protocol import VIA
+from foldgraph.pregel._protocol import NULL_TASK_ID, VIA
 
 __all__ = ["Divergence", "ReplayReport", "verify_replay"]
 
@@ -186,6 +186,11 @@ def _refold(
         if stored.step != parent.step + 1:
             # Saved with durability "exit": the steps in between were never written.
             return None
+        null_writes = parent_writes.get(NULL_TASK_ID)
+        if null_writes:
+            # A Command(update=...) given when resuming: folded in before the step, as
+            # the run did when it loaded the parent.
+            parent = apply_without_step(spec, parent, null_writes)
         tasks = plan(spec, parent)
         return apply(spec, parent, [(t, parent_writes.get(t.id, [])) for t in tasks])
     if source == "update":

@@ -23,7 +23,13 @@ from foldgraph._kernel.names import PREVIOUS
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
 from foldgraph._shell.node import NODE_ERROR
-from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
+from foldgraph._shell.tracing import (
+    achain_run,
+    aend_chain_run,
+    chain_run,
+    end_chain_run,
+    has_callbacks,
+)
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
@@ -290,7 +296,9 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     value = runner.node_input(task)
     traced = None
     if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
-        traced, scope.config = chain_run(scope.config, value, task.name)
+        traced, scope.config = chain_run(
+            scope.config, value, task.name, tag=f"graph:step:{step}", policy=runner.trace_policy
+        )
     t1 = TASK_SCOPE.set(scope)
     t2 = var_child_runnable_config.set(_child_config(scope, runner))  # type: ignore[arg-type]
     try:
@@ -321,7 +329,7 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
         scope.calls.wait()
         outcome = outcome._replace(calls=tuple(scope.calls.records))
     if traced is not None:
-        _end_chain_run(traced, outcome)
+        _end_chain_run(traced, outcome, runner.trace_policy)
     return outcome
 
 
@@ -333,7 +341,9 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     value = runner.node_input(task)
     traced = None
     if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
-        traced, scope.config = await achain_run(scope.config, value, task.name)
+        traced, scope.config = await achain_run(
+            scope.config, value, task.name, tag=f"graph:step:{step}", policy=runner.trace_policy
+        )
     t1 = TASK_SCOPE.set(scope)
     t2 = var_child_runnable_config.set(_child_config(scope, runner))  # type: ignore[arg-type]
     try:
@@ -372,7 +382,7 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
         await scope.calls.await_all()
         outcome = outcome._replace(calls=tuple(scope.calls.records))
     if traced is not None:
-        await _aend_chain_run(traced, outcome)
+        await _aend_chain_run(traced, outcome, runner.trace_policy)
     return outcome
 
 
@@ -427,16 +437,16 @@ async def _acall_cached(
     return output, False
 
 
-def _end_chain_run(traced: Any, result: TaskResult) -> None:
+def _end_chain_run(traced: Any, result: TaskResult, policy: Any = None) -> None:
     if result.output is not None:
-        traced.on_chain_end(result.output.update_chunk())
+        end_chain_run(traced, result.output.update_chunk(), policy)
     else:
         traced.on_chain_error(result.error or GraphInterrupt(result.interrupts))
 
 
-async def _aend_chain_run(traced: Any, result: TaskResult) -> None:
+async def _aend_chain_run(traced: Any, result: TaskResult, policy: Any = None) -> None:
     if result.output is not None:
-        await traced.on_chain_end(result.output.update_chunk())
+        await aend_chain_run(traced, result.output.update_chunk(), policy)
     else:
         await traced.on_chain_error(result.error or GraphInterrupt(result.interrupts))
 
