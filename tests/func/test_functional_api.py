@@ -581,3 +581,59 @@ def test_async_task_timeout_raises_into_the_caller() -> None:
         return "no"
 
     assert asyncio.run(flow.ainvoke(1)) == "stuck run"
+
+
+def test_durability_exit_keeps_finished_tasks_across_an_interrupt() -> None:
+    calls: list[int] = []
+
+    @task
+    def work(x: int) -> int:
+        calls.append(x)
+        return x * 2
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def flow(x: int) -> dict[str, Any]:
+        y = work(x).result()
+        return {"y": y, "ok": interrupt(y)}
+
+    config = thread("exit")
+    flow.invoke(3, config, durability="exit")
+    assert flow.invoke(Command(resume=True), config, durability="exit") == {"y": 6, "ok": True}
+    assert calls == [3]
+
+
+@pytest.mark.timeout(10)
+def test_cancelled_entrypoint_keeps_the_tasks_that_finished() -> None:
+    calls: list[str] = []
+
+    async def main() -> Any:
+        quick_done = asyncio.Event()
+
+        @task
+        async def quick() -> str:
+            calls.append("quick")
+            quick_done.set()
+            return "q"
+
+        @task
+        async def slow() -> str:
+            calls.append("slow")
+            if calls.count("slow") == 1:
+                await asyncio.sleep(30)  # cancelled with the run
+            return "s"
+
+        @entrypoint(checkpointer=InMemorySaver())
+        async def flow(_: int) -> list[str]:
+            return list(await asyncio.gather(quick(), slow()))
+
+        config = thread("cancel")
+        run = asyncio.ensure_future(flow.ainvoke(1, config))
+        await quick_done.wait()
+        await asyncio.sleep(0.01)
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+        return await flow.ainvoke(None, config)
+
+    assert asyncio.run(main()) == ["q", "s"]
+    assert calls == ["quick", "slow", "slow"]

@@ -30,7 +30,7 @@ def test_astream_events_shows_graph_node_and_model_runs() -> None:
         return [e async for e in _graph().astream_events(inputs, version="v2")]
 
     events = asyncio.run(run())
-    # LangGraph also emits an on_chain_stream event for the node itself; foldgraph does not.
+    # As LangGraph: the node's own output is streamed (on_chain_stream) before it ends.
     assert [(e["event"], e["name"]) for e in events] == [
         ("on_chain_start", "LangGraph"),
         ("on_chain_start", "call"),
@@ -39,6 +39,7 @@ def test_astream_events_shows_graph_node_and_model_runs() -> None:
         ("on_chat_model_stream", "GenericFakeChatModel"),
         ("on_chat_model_stream", "GenericFakeChatModel"),
         ("on_chat_model_end", "GenericFakeChatModel"),
+        ("on_chain_stream", "call"),
         ("on_chain_end", "call"),
         ("on_chain_stream", "LangGraph"),
         ("on_chain_end", "LangGraph"),

@@ -67,8 +67,9 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         meta = _in_langgraph_order(metadata or {})
         if "langgraph_node" not in meta or TAG_NOSTREAM in (tags or ()):
             return
-        if tags:
-            meta["tags"] = list(tags)
+        user_tags = [t for t in tags or () if not t.startswith("seq:step")]
+        if user_tags:
+            meta["tags"] = user_tags
         self._runs[run_id] = (namespace_of(meta.get("langgraph_checkpoint_ns", "")), meta)
 
     def on_llm_new_token(

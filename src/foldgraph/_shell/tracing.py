@@ -17,7 +17,17 @@ from langchain_core.runnables.config import (
     get_callback_manager_for_config,
 )
 
-__all__ = ["achain_run", "aend_chain_run", "chain_run", "end_chain_run", "has_callbacks"]
+__all__ = [
+    "achain_run",
+    "achild_run",
+    "aend_chain_run",
+    "astream_chunk",
+    "chain_run",
+    "child_run",
+    "end_chain_run",
+    "has_callbacks",
+    "stream_chunk",
+]
 
 logger = logging.getLogger("foldgraph.tracing")
 
@@ -33,6 +43,7 @@ def chain_run(
     *,
     tag: str | None = None,
     policy: Any = None,
+    child_tag: str | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """Start a chain run; return its manager and the config its children should use.
 
@@ -53,7 +64,8 @@ def chain_run(
         tracers.on_chain_start(None, recorded, name=name, run_id=run.run_id)
         run.handlers = manager.handlers
     child = {k: v for k, v in config.items() if k != "run_id"}
-    child["callbacks"] = run.get_child()
+    # `child_tag` marks the direct children only (a node's `seq:step:1`), as LangGraph.
+    child["callbacks"] = run.get_child(child_tag)
     return run, child
 
 
@@ -64,6 +76,7 @@ async def achain_run(
     *,
     tag: str | None = None,
     policy: Any = None,
+    child_tag: str | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """Async twin of `chain_run`."""
     manager = get_async_callback_manager_for_config(config)  # type: ignore[arg-type]
@@ -80,7 +93,8 @@ async def achain_run(
         await tracers.on_chain_start(None, recorded, name=name, run_id=run.run_id)
         run.handlers = manager.handlers
     child = {k: v for k, v in config.items() if k != "run_id"}
-    child["callbacks"] = run.get_child()
+    # `child_tag` marks the direct children only (a node's `seq:step:1`), as LangGraph.
+    child["callbacks"] = run.get_child(child_tag)
     return run, child
 
 
@@ -130,3 +144,37 @@ def _split(manager: Any) -> tuple[Any, Any]:
     ]
     real.handlers = [h for h in manager.handlers if h not in tracers.handlers]
     return real, tracers
+
+
+def child_run(parent: Any, inputs: Any, name: str, tag: str, output: Any) -> None:
+    """A finished child run of `parent` (a conditional edge's call), tagged `tag`."""
+    run = parent.get_child(tag).on_chain_start(None, inputs, name=name)
+    run.on_chain_end(output)
+
+
+async def achild_run(parent: Any, inputs: Any, name: str, tag: str, output: Any) -> None:
+    """Async twin of `child_run`."""
+    run = await parent.get_child(tag).on_chain_start(None, inputs, name=name)
+    await run.on_chain_end(output)
+
+
+def stream_chunk(run: Any, chunk: Any) -> None:
+    """Report `chunk` as the run's streamed output (`on_chain_stream` in `astream_events`)."""
+    for handler in run.handlers:
+        tap = getattr(handler, "tap_output_iter", None)
+        if tap is not None:
+            for _ in tap(run.run_id, iter([chunk])):
+                pass
+
+
+async def astream_chunk(run: Any, chunk: Any) -> None:
+    """Async twin of `stream_chunk`."""
+
+    async def one() -> Any:
+        yield chunk
+
+    for handler in run.handlers:
+        tap = getattr(handler, "tap_output_aiter", None)
+        if tap is not None:
+            async for _ in tap(run.run_id, one()):
+                pass

@@ -220,6 +220,10 @@ class Run:
         self.save(self.snapshot, final=True)
         for task in tasks:
             self.save_writes(task, self._pending.get(task.id, ()), final=True)
+        planned = {t.id for t in tasks}
+        for tid, writes in self._pending.items():
+            if tid not in planned:  # task calls and error handlers of this step
+                self.save_writes(_call_task(tid), writes, final=True)
 
     # -- the run --------------------------------------------------------------------------
 

@@ -25,10 +25,14 @@ from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
 from foldgraph._shell.node import NODE_ERROR
 from foldgraph._shell.tracing import (
     achain_run,
+    achild_run,
     aend_chain_run,
+    astream_chunk,
     chain_run,
+    child_run,
     end_chain_run,
     has_callbacks,
+    stream_chunk,
 )
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
@@ -253,29 +257,51 @@ def _branch_inputs(run: Run, runner: NodeRunner, result: NodeOutput, output: Any
     )
 
 
+# A node's run in LangGraph is a sequence: the node (step 1), its writes (step 2),
+# then each conditional edge (steps 3, 4, ...); traces carry those step tags.
+_FIRST_BRANCH_STEP = 3
+
+
 def _route(
-    run: Run, runner: NodeRunner, result: NodeOutput, scope: _Scope, output: Any = None
+    run: Run,
+    runner: NodeRunner,
+    result: NodeOutput,
+    scope: _Scope,
+    output: Any = None,
+    traced: Any = None,
 ) -> list[Any]:
     out = []
     values = _branch_inputs(run, runner, result, output)
-    for value, action in zip(values, runner.branch_actions, strict=True):
+    for i, (value, action) in enumerate(zip(values, runner.branch_actions, strict=True)):
         res = action.call(value, scope)
         if asyncio.iscoroutine(res):
             res = asyncio.run(res)
+        if traced is not None:
+            name = runner.branches[i][0]
+            child_run(traced, value, name, f"seq:step:{_FIRST_BRANCH_STEP + i}", res)
         out.append(res)
     return out
 
 
 async def _aroute(
-    run: Run, runner: NodeRunner, result: NodeOutput, scope: _Scope, output: Any = None
+    run: Run,
+    runner: NodeRunner,
+    result: NodeOutput,
+    scope: _Scope,
+    output: Any = None,
+    traced: Any = None,
 ) -> list[Any]:
     out = []
     values = _branch_inputs(run, runner, result, output)
-    for value, action in zip(values, runner.branch_actions, strict=True):
+    for i, (value, action) in enumerate(zip(values, runner.branch_actions, strict=True)):
         if action.is_async or action.is_runnable:
-            out.append(await action.acall(value, scope))
+            res = await action.acall(value, scope)
         else:
-            out.append(action.call(value, scope))
+            res = action.call(value, scope)
+        if traced is not None:
+            name = runner.branches[i][0]
+            await achild_run(traced, value, name, f"seq:step:{_FIRST_BRANCH_STEP + i}", res)
+        out.append(res)
     return out
 
 
@@ -297,7 +323,12 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     traced = None
     if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
         traced, scope.config = chain_run(
-            scope.config, value, task.name, tag=f"graph:step:{step}", policy=runner.trace_policy
+            scope.config,
+            value,
+            task.name,
+            tag=f"graph:step:{step}",
+            policy=runner.trace_policy,
+            child_tag="seq:step:1",
         )
     t1 = TASK_SCOPE.set(scope)
     t2 = var_child_runnable_config.set(_child_config(scope, runner))  # type: ignore[arg-type]
@@ -313,7 +344,11 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
         result = _writes(run, runner, output)
         if before is not None:
             _check_mutations(run, runner, before, result)
-        branch_results = _route(run, runner, result, scope, output) if runner.branches else None
+        branch_results = (
+            _route(run, runner, result, scope, output, traced) if runner.branches else None
+        )
+        if traced is not None:
+            stream_chunk(traced, output)
         outcome = _finish(run, task, runner, result, cached, scope, branch_results)
     except GraphInterrupt as exc:
         outcome = TaskResult(task=task, interrupts=_with_ids(exc.interrupts, scope.scratchpad))
@@ -342,7 +377,12 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     traced = None
     if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
         traced, scope.config = await achain_run(
-            scope.config, value, task.name, tag=f"graph:step:{step}", policy=runner.trace_policy
+            scope.config,
+            value,
+            task.name,
+            tag=f"graph:step:{step}",
+            policy=runner.trace_policy,
+            child_tag="seq:step:1",
         )
     t1 = TASK_SCOPE.set(scope)
     t2 = var_child_runnable_config.set(_child_config(scope, runner))  # type: ignore[arg-type]
@@ -359,8 +399,10 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
         if before is not None:
             _check_mutations(run, runner, before, result)
         branch_results = (
-            await _aroute(run, runner, result, scope, output) if runner.branches else None
+            await _aroute(run, runner, result, scope, output, traced) if runner.branches else None
         )
+        if traced is not None:
+            await astream_chunk(traced, output)
         outcome = _finish(run, task, runner, result, cached, scope, branch_results)
     except GraphInterrupt as exc:
         outcome = TaskResult(task=task, interrupts=_with_ids(exc.interrupts, scope.scratchpad))
