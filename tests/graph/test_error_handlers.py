@@ -186,9 +186,31 @@ def test_bad_handlers_and_timeouts_are_refused() -> None:
     for handler in (3, "nonexistent"):
         with pytest.raises(TypeError, match="Expected a Runnable, callable or dict"):
             chain(bad, error_handler=handler)
+    # LangGraph finds this one only at compile(); foldgraph says so where it is given.
     with pytest.raises(TypeError, match="Expected a Runnable, callable or dict"):
         StateGraph(S).set_node_defaults(error_handler=3)
     with pytest.raises(ValueError, match="run_timeout must be greater than 0"):
         chain(bad, timeout=-1)
     with pytest.raises(ValueError, match="run_timeout must be greater than 0"):
         StateGraph(S).set_node_defaults(timeout=0)
+
+
+def test_tasks_stream_shows_the_failure_then_the_handler() -> None:
+    def handler(state: S, error: NodeError) -> dict[str, Any]:
+        return {"log": ["h"]}
+
+    def fails(state: S) -> dict[str, Any]:
+        raise KeyError("x")
+
+    builder = StateGraph(S)
+    builder.add_node("bad", fails, error_handler=handler)
+    builder.add_edge(START, "bad")
+    events = [
+        {k: v for k, v in e.items() if k != "id"}
+        for e in builder.compile().stream({"log": []}, stream_mode="tasks")
+    ]
+    assert [(e["name"], repr(e.get("error")), e.get("result")) for e in events] == [
+        ("bad", "None", None),
+        ("bad", "KeyError('x')", {}),
+        ("__error_handler__bad", "None", {"log": ["h"]}),
+    ]

@@ -665,8 +665,11 @@ class Run:
         if not handled:
             return remaining
         if "tasks" in self.modes or "debug" in self.modes:
-            for _, h in handled:
-                yield from emit.task_start(self.ns, self.modes, h, step)
+            # As LangGraph shows it: the failure's result, then only the handler's result.
+            for r, _ in handled:
+                yield from emit.task_result(
+                    self.graph, self.ns, self.modes, r.task, None, step, error=r.error
+                )
         results = yield Execute(tuple(h for _, h in handled), step)
         assert results is not None
         for r, h in handled:
