@@ -221,15 +221,6 @@ IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
 PENDING: dict[str, str] = {
     m: "issue 10"
     for m in (
-        "langgraph.channels.any_value",
-        "langgraph.channels.base",
-        "langgraph.channels.binop",
-        "langgraph.channels.delta",
-        "langgraph.channels.ephemeral_value",
-        "langgraph.channels.last_value",
-        "langgraph.channels.named_barrier_value",
-        "langgraph.channels.topic",
-        "langgraph.channels.untracked_value",
         "langgraph.pregel.debug",
         "langgraph.stream",
         "langgraph.stream.run_stream",
@@ -239,25 +230,6 @@ PENDING: dict[str, str] = {
 }
 PENDING.update(
     {
-        f"langgraph.channels:{n}": "issue 10"
-        for n in (
-            "AnyValue",
-            "BaseChannel",
-            "BinaryOperatorAggregate",
-            "DeltaChannel",
-            "EphemeralValue",
-            "LastValue",
-            "LastValueAfterFinish",
-            "NamedBarrierValue",
-            "NamedBarrierValueAfterFinish",
-            "Topic",
-            "UntrackedValue",
-        )
-    }
-)
-PENDING.update(
-    {
-        "langgraph.graph.message:push_message": "issue 10",
     }
 )
 for _part in ("transformers",):
@@ -268,6 +240,24 @@ for _part in ("attach_branch", "attach_edge", "attach_node", "transformers"):
     )
 for _module in ("langgraph.pregel", "langgraph.pregel.main"):
     IN_FLIGHT_PARTS[(_module, "Pregel")] = {"transformers": "issue 10"}
+# Channels are pure records here (`update(stored, writes)`); LangGraph's stateful
+# channel interface on them (get/update/checkpoint/..., a positional `key`) is not built.
+_STATEFUL_CHANNEL_API = (
+    "key",
+    "checkpoint",
+    "consume",
+    "copy",
+    "finish",
+    "from_checkpoint",
+    "get",
+    "is_available",
+    "replay_writes",
+    "update",
+)
+for _module, _names in MODULES.items():
+    if _module == "langgraph.channels" or _module.startswith("langgraph.channels."):
+        for _name in _names:
+            IN_FLIGHT_PARTS[(_module, _name)] = dict.fromkeys(_STATEFUL_CHANNEL_API, "issue 10")
 IN_FLIGHT_PARTS.setdefault(("langgraph.runtime", "Runtime"), {})["patch_execution_info"] = (
     "issue 10"
 )

@@ -66,3 +66,36 @@ def __getattr__(name: str) -> Any:
     if name == "MessageGraph":
         return _message_graph()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def push_message(message: Any, *, state_key: str | None = "messages") -> AnyMessage:
+    """Send `message` to the `messages` stream now, from inside a node, and (unless
+    `state_key` is None) write it to that state key when the node finishes.
+
+    The message needs an id (`ValueError` otherwise); it is streamed once, even
+    though the node's write of it follows.
+    """
+    from langchain_core.callbacks import BaseCallbackManager
+    from langchain_core.messages import convert_to_messages
+
+    from foldgraph._context import TASK_SCOPE, current_config
+    from foldgraph._shell.messages import StreamMessagesHandler, namespace_of
+
+    config = current_config()
+    message = convert_to_messages([message])[0]
+    if message.id is None:
+        raise ValueError("Message ID is required")
+    callbacks = config.get("callbacks")
+    handlers = callbacks.handlers if isinstance(callbacks, BaseCallbackManager) else callbacks
+    metadata = config.get("metadata", {})
+    for handler in handlers or ():
+        if isinstance(handler, StreamMessagesHandler):
+            handler._send(
+                namespace_of(metadata.get("langgraph_checkpoint_ns", "")), message, metadata
+            )
+    if state_key:
+        scope = TASK_SCOPE.get()
+        push = getattr(scope, "push_writes", None)
+        if push is not None:
+            push([(state_key, message)])
+    return message

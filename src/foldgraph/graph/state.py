@@ -18,6 +18,7 @@ from foldgraph._deprecated import renamed_parameter
 from foldgraph._kernel.channels import (
     BaseChannel,
     BinaryOperatorAggregate,
+    DeltaChannel,
     EphemeralValue,
     LastValue,
     LastValueAfterFinish,
@@ -177,6 +178,8 @@ def channel_for(key: str, annotation: Any) -> BaseChannel | str:
     if typing.get_origin(annotation) is typing.Annotated:
         base, *meta = typing.get_args(annotation)
         last = meta[-1]
+        if isinstance(last, DeltaChannel):
+            return last.retyped(base).named(key)
         if isinstance(last, BaseChannel):
             return last.named(key)
         if isinstance(last, type) and issubclass(last, BaseChannel):

@@ -69,7 +69,7 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
 class _Scope(TaskScope):
     """A task's scope; config, runtime and scratchpad are built on first read."""
 
-    __slots__ = ("_config", "_pad", "_run", "_runtime", "_started", "_step", "_task")
+    __slots__ = ("_config", "_pad", "_run", "_runtime", "_started", "_step", "_task", "pushed")
 
     def __init__(self, run: Run, task: Task, step: int) -> None:
         self._run = run
@@ -81,6 +81,13 @@ class _Scope(TaskScope):
         self._pad: Scratchpad | None = None
         self.calls = None
         self.loop = None
+        self.pushed: list[tuple[str, Any]] | None = None
+
+    def push_writes(self, writes: list[tuple[str, Any]]) -> None:
+        """Writes a node makes while it runs (`push_message`), applied before its return."""
+        if self.pushed is None:
+            self.pushed = []
+        self.pushed.extend(writes)
 
     @property  # type: ignore[override]
     def config(self) -> dict[str, Any]:
@@ -235,6 +242,12 @@ def _finish(
     branch_results: list[Any] | None,
 ) -> TaskResult:
     graph = run.graph
+    if scope.pushed:
+        result = NodeOutput(
+            writes=(*scope.pushed, *result.writes),
+            updates=(*({k: v} for k, v in scope.pushed), *result.updates),
+            cached=result.cached,
+        )
     if run.messages is not None and not runner.is_start:
         from foldgraph._shell.messages import namespace_of
 

@@ -1,0 +1,5 @@
+"""`DeltaChannel`, under LangGraph's module path (`langgraph.channels.delta`)."""
+
+from foldgraph._kernel.channels import DeltaChannel
+
+__all__ = ("DeltaChannel",)
