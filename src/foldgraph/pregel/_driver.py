@@ -104,6 +104,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                             remaining = deadline - loop.time()
                             if remaining <= 0:
                                 gathered.cancel()
+                                gathered.add_done_callback(_retrieve)
                                 raise TimeoutError  # bare, as asyncio (and LangGraph) raise it
                             wait = remaining if wait is None else min(wait, remaining)
                         await asyncio.wait({gathered}, timeout=wait)
@@ -117,6 +118,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                         [f.result() for f in futures if f.done() and not f.cancelled()]
                     )
                     gathered.cancel()
+                    gathered.add_done_callback(_retrieve)
                     raise
                 results = gathered.result()
                 if live is not None:
@@ -233,6 +235,12 @@ def _run_timed(
         if live is not None:
             yield from _drain(live, run)
     return {t.path: f.result() for f, t in futures.items()}
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Take a cancelled step's outcome, so asyncio does not log it as never retrieved."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _join(helpers: Sequence[concurrent.futures.Future[Any]]) -> None:
