@@ -73,3 +73,15 @@ def test_overwrite_and_interrupt_reprs() -> None:
     assert repr(Interrupt("v")) == "Interrupt(value='v', id='placeholder-id', response_schema=None)"
     assert Interrupt("v", response_schema={"a": 1}) != Interrupt("v")
     assert len(Interrupt.from_ns("v", "node:1").id) == 32
+
+
+def test_runtime_patch_execution_info() -> None:
+    from foldgraph.runtime import ExecutionInfo, Runtime
+
+    with pytest.raises(RuntimeError) as info:
+        Runtime().patch_execution_info(task_id="t")
+    assert str(info.value) == "Cannot patch execution_info before it has been set"
+    runtime = Runtime(execution_info=ExecutionInfo("c", "ns", "t"))
+    patched = runtime.patch_execution_info(node_attempt=2)
+    assert patched.execution_info == ExecutionInfo("c", "ns", "t", node_attempt=2)
+    assert runtime.execution_info.node_attempt == 1

@@ -118,6 +118,12 @@ class Runtime(Generic[ContextT]):
             control=other.control or self.control,
         )
 
+    def patch_execution_info(self, **overrides: Any) -> Runtime[ContextT]:
+        """A copy whose `execution_info` has the given fields replaced."""
+        if self.execution_info is None:
+            raise RuntimeError("Cannot patch execution_info before it has been set")
+        return dataclasses.replace(self, execution_info=self.execution_info.patch(**overrides))
+
     def override(self, **fields: Any) -> Self:
         return dataclasses.replace(self, **fields)
 

@@ -70,7 +70,14 @@ def test_an_answer_that_does_not_fit_raises_a_marked_validation_error() -> None:
     with pytest.raises(ValidationError) as info:
         graph.invoke(Command(resume={"approve": "maybe"}), config)
     assert is_invalid_resume(info.value) is True
-    assert graph.get_state(config).next == ("ask",)
+    state = graph.get_state(config)
+    assert state.next == ("ask",)
+    # The refused answer is undone: the interrupt waits again, with the error shown.
+    assert [i.value for i in state.interrupts] == ["approve?"]
+    assert [(t.name, t.error is not None, len(t.interrupts)) for t in state.tasks] == [
+        ("ask", True, 1)
+    ]
+    assert graph.invoke(Command(resume={"approve": True}), config) == {"out": "Decision:True:"}
 
 
 def test_a_dict_schema_is_passed_on_and_not_enforced() -> None:

@@ -260,9 +260,6 @@ for _module, _names in MODULES.items():
     if _module == "langgraph.channels" or _module.startswith("langgraph.channels."):
         for _name in _names:
             IN_FLIGHT_PARTS[(_module, _name)] = dict.fromkeys(_STATEFUL_CHANNEL_API, "issue 10")
-IN_FLIGHT_PARTS.setdefault(("langgraph.runtime", "Runtime"), {})["patch_execution_info"] = (
-    "issue 10"
-)
 IN_FLIGHT_PARTS[("langgraph.graph.state", "StateGraph")] = IN_FLIGHT_PARTS[
     ("langgraph.graph", "StateGraph")
 ]

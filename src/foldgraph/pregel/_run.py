@@ -30,6 +30,7 @@ from foldgraph.errors import (
     InvalidUpdateError,
     NodeError,
     create_error_message,
+    is_invalid_resume,
 )
 from foldgraph.pregel import _emit as emit
 from foldgraph.pregel._core import GraphCore
@@ -92,6 +93,8 @@ class Run:
     # filled while running
     child_sink: list[Emit] = dataclasses.field(default_factory=list)
     resumed: dict[str, Any] = dataclasses.field(default_factory=dict)
+    _answered: dict[str, tuple[list[Any], Any]] = dataclasses.field(default_factory=dict)
+    """Per task: resume values before the latest answer, and the interrupts it answered."""
     parent_command: Any = None
     output_snapshot: Snapshot | None = None
     last_output: Snapshot | None = None
@@ -476,10 +479,23 @@ class Run:
         self.resumed[task.id] = raw
         writes = self._pending.setdefault(task.id, [])
         previous = next((v for c, v in writes if c == RESUME), None)
+        asked = next((v for c, v in writes if c == INTERRUPT), None)
+        if asked is not None:
+            # Kept so that an answer the interrupt's response_schema refuses can be undone.
+            self._answered[task.id] = (list(previous or ()), asked)
         values = [*(previous or ()), value]
         writes[:] = [(c, v) for c, v in writes if c not in (RESUME, INTERRUPT)]
         writes.append((RESUME, values))
         self.save_writes(task, [(RESUME, values)])
+
+    def _refuse_answer(self, task: Task) -> None:
+        """Undo a resume value the interrupt's response_schema refused: the task waits
+        on its interrupt again, so the caller can answer anew (as LangGraph)."""
+        previous, asked = self._answered.pop(task.id)
+        restored = [(RESUME, previous), (INTERRUPT, asked)]
+        kept = [(c, v) for c, v in self._pending.get(task.id, []) if c not in (RESUME, INTERRUPT)]
+        self._pending[task.id] = [*kept, *restored]
+        self.save_writes(task, restored)
 
     def resume_values(self, task: Task) -> list[Any]:
         if not self._pending:
@@ -550,6 +566,8 @@ class Run:
             first = errors[0]
             for r in errors:
                 if r.error is not None:
+                    if is_invalid_resume(r.error) and r.task.id in self._answered:
+                        self._refuse_answer(r.task)
                     error = [(ERROR, _error_repr(r.error))]
                     self._pending[r.task.id] = [*self._pending.get(r.task.id, []), *error]
                     self.save_writes(r.task, error)
