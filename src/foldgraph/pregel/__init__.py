@@ -30,6 +30,7 @@ from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._core import _subgraph_of as subgraph_of
 from foldgraph.pregel._driver import adrive, drive
+from foldgraph.pregel._lifecycle import alifecycle, lifecycle
 from foldgraph.pregel._lowlevel import NodeBuilder, PregelNode, compile_nodes, input_writes
 from foldgraph.pregel._lowlevel import validate as validate_lowlevel
 from foldgraph.pregel._node import NodeRunner
@@ -329,6 +330,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             if traced is not None:
                 traced.on_chain_error(exc)
             raise
+        lifecycle(run, traced)
         if traced is not None:
             traced.on_chain_end(invoke_output(run, None, "v1"))
 
@@ -375,6 +377,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             if traced is not None:
                 await traced.on_chain_error(exc)
             raise
+        await alifecycle(run, traced)
         if traced is not None:
             await traced.on_chain_end(invoke_output(run, None, "v1"))
 
@@ -433,6 +436,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             if traced is not None:
                 traced.on_chain_error(exc)
             raise
+        lifecycle(run, traced)
         output = invoke_output(run, output_keys, version)
         if traced is not None:
             traced.on_chain_end(output)
@@ -494,6 +498,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             if traced is not None:
                 await traced.on_chain_error(exc)
             raise
+        await alifecycle(run, traced)
         output = invoke_output(run, output_keys, version)
         if traced is not None:
             await traced.on_chain_end(output)

@@ -95,6 +95,10 @@ class Run:
     parent_command: Any = None
     output_snapshot: Snapshot | None = None
     last_output: Snapshot | None = None
+    resumed_from: str | None = None
+    """The checkpoint a resumed run continued from (for `GraphCallbackHandler.on_resume`)."""
+    stopped_at: str | None = None
+    """`interrupt_before` / `interrupt_after` when the run stopped at a static breakpoint."""
     """The state after the last step whose tasks wrote an output channel."""
     null_resume: list[Any] = dataclasses.field(default_factory=list)
     messages: Any = None
@@ -317,6 +321,8 @@ class Run:
             # continue the subgraph where it stopped instead of starting again.
             value = None
         is_resume = value is None or isinstance(value, Command)
+        if is_resume and loaded:
+            self.resumed_from = self.snapshot.id
         if not is_resume:
             if self.checkpointer is None:
                 self.snapshot = self.graph._empty
@@ -716,6 +722,7 @@ class Run:
             self.save(self.snapshot, final=True)
 
     def _stop_at_breakpoint(self, after: bool = False) -> Generator[Emit, Any, None]:
+        self.stopped_at = "interrupt_after" if after else "interrupt_before"
         self.flush_final()
         yield from self._emit_interrupts()
 
