@@ -27,6 +27,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "foldgraph._context",
             "foldgraph.constants",
             "foldgraph.warnings",
+            "foldgraph.callbacks",
             "foldgraph.errors",
             "foldgraph.types",
             "foldgraph.runtime",
