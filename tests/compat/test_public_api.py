@@ -210,12 +210,7 @@ IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
         "deprecated_kwargs": "issue 14",
         "interrupt_id": "issue 14",
     },
-    ("langgraph.graph", "StateGraph"): {
-        "error_handler": "issue 13",
-        "timeout": "issue 13",
-        "trace_policy": "issue 13",
-        "set_node_defaults": "issue 13",
-    },
+    ("langgraph.graph", "StateGraph"): {},
 }
 
 # This issue's own modules, names and parts not built yet; the lists shrink to

@@ -637,3 +637,26 @@ def test_cancelled_entrypoint_keeps_the_tasks_that_finished() -> None:
 
     assert asyncio.run(main()) == ["q", "s"]
     assert calls == ["quick", "slow", "slow"]
+
+
+def test_a_task_read_back_on_resume_shows_only_its_start() -> None:
+    @task
+    def double(x: int) -> int:
+        return 2 * x
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def flow(n: int) -> dict[str, Any]:
+        v = double(n).result()
+        return {"v": v, "ok": interrupt(v)}
+
+    config = thread("reuse")
+    flow.invoke(3, config)
+    events = [
+        {k: v for k, v in e.items() if k != "id"}
+        for e in flow.stream(Command(resume=1), config, stream_mode="tasks")
+    ]
+    assert events == [
+        {"name": "flow", "input": 3, "triggers": ("__start__",)},
+        {"name": "double", "input": ((3,), {}), "triggers": ("__pregel_push",)},
+        {"name": "flow", "error": None, "result": {"__end__": {"v": 6, "ok": 1}}, "interrupts": []},
+    ]

@@ -189,6 +189,8 @@ class Calls:
             ret = next((v for c, v in done if c == RETURN), MISSING)
             if ret is not MISSING:
                 # Ended in an earlier attempt of this step: its result comes from the checkpoint.
+                with self.root.lock:
+                    self.records.append(CallRecord(child, (), reused=True))
                 return _resolved(ret, loop)
         policies = tuple(retry_policy) or _graph_policies(self.run.graph)
         cache_policy = cache_policy or getattr(self.run.graph, "cache_policy", None)

@@ -141,6 +141,8 @@ def call(ns: tuple[str, ...], modes: frozenset[str], record: CallRecord, step: i
     streams_tasks = "tasks" in modes or "debug" in modes
     if streams_tasks:
         yield from task_start(ns, modes, task, step)
+    if record.reused:
+        return  # read back from the checkpoint: LangGraph shows only that it started
     returned = [v for c, v in record.writes if c == "__return__"]
     if returned and "updates" in modes:
         update: dict[str, Any] = {task.name: returned[0]}

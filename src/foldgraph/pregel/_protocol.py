@@ -78,6 +78,8 @@ class CallRecord:
     task: Task
     writes: tuple[tuple[str, Any], ...]
     cached: bool = False
+    reused: bool = False
+    """Ended in an earlier run from this checkpoint: its result was read back, not saved again."""
 
 
 Results = dict[tuple[Any, ...], TaskResult]

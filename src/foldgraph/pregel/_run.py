@@ -724,6 +724,8 @@ class Run:
 
     def keep_calls(self, calls: Sequence[CallRecord]) -> None:
         for record in calls:
+            if record.reused:
+                continue
             self._pending[record.task.id] = list(record.writes)
             self.save_writes(record.task, record.writes)
 
