@@ -34,8 +34,13 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
 
     run_inline = True
 
-    def __init__(self, emit: Callable[[tuple[str, ...], Any], None]) -> None:
+    def __init__(
+        self, emit: Callable[[tuple[str, ...], Any], None], depth: int | None = None
+    ) -> None:
         self._emit = emit
+        self._depth = depth
+        """Without `subgraphs=True`: the namespace depth of the streamed graph; what
+        graphs below it produce is ignored (not even marked as seen)."""
         self._runs: dict[UUID, tuple[tuple[str, ...], dict[str, Any]]] = {}
         self._streamed: set[UUID] = set()
         self._seen: set[str] = set()
@@ -70,7 +75,10 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         user_tags = [t for t in tags or () if not t.startswith("seq:step")]
         if user_tags:
             meta["tags"] = user_tags
-        self._runs[run_id] = (namespace_of(meta.get("langgraph_checkpoint_ns", "")), meta)
+        ns = namespace_of(meta.get("langgraph_checkpoint_ns", ""))
+        if self._depth is not None and len(ns) > self._depth:
+            return
+        self._runs[run_id] = (ns, meta)
 
     def on_llm_new_token(
         self,
@@ -106,6 +114,8 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]
     ) -> None:
         """Emit messages found in a node's writes, skipping ids already streamed."""
+        if self._depth is not None and len(ns) > self._depth:
+            return
         for value in values:
             items = value if isinstance(value, list | tuple) else [value]
             for item in items:

@@ -115,7 +115,7 @@ def make_run(
             checkpointer = None
         durability = durability or parent_run.durability
         parent_resume = parent_run.resumed.get(parent_task.id, MISSING)
-        sink = parent_run.child_sink if parent_run.subgraphs else None
+        sink = parent_run.sink
         conf = {k: v for k, v in conf.items() if k not in (FG_TASK, "checkpoint_id")}
         conf["checkpoint_ns"] = checkpoint_ns
         conf["__fg_parents__"] = {
@@ -138,6 +138,8 @@ def make_run(
         raise ValueError(f"Invalid durability {durability!r}: use 'sync', 'async' or 'exit'.")
     if context is None and parent_run is not None:
         runtime = parent_run.runtime
+        if "custom" in parent_run.modes:
+            runtime = runtime.override(stream_writer=_custom_writer(sink, ns))
     else:
         runtime = Runtime(
             context=coerce_context(graph.context_schema, context),
@@ -162,6 +164,7 @@ def make_run(
         nested=parent_run is not None,
         stateful_child=stateful_child,
         parent_sink=sink,
+        sink=sink,
     )
 
 
@@ -173,8 +176,30 @@ def stream_run(
     live, writer = _live_queue(modes)
     run = make_run(graph, input, config, modes, writer=writer, **options)
     run.subgraphs = subgraphs
-    run.messages = _messages_handler(modes, live)
+    if subgraphs and run.sink is None:
+        # The root of the tree: every graph below sends its chunks here, in the order
+        # they happen (through the live queue when the run has one).
+        run.sink = _QueueSink(live) if live is not None else run.child_sink
+    run.messages = _messages_handler(modes, live, run, subgraphs or run.sink is not None)
     return run, live, single
+
+
+class _QueueSink:
+    """A live queue seen as a sink: subgraph chunks interleave with custom and messages
+    chunks in the order they are produced."""
+
+    __slots__ = ("append",)
+
+    def __init__(self, live: queue.SimpleQueue[Any]) -> None:
+        self.append = live.put
+
+
+def _custom_writer(sink: Any, ns: tuple[str, ...]) -> Any:
+    """A subgraph's `custom` writer: its chunks carry its namespace, and are dropped
+    unless the root streams with `subgraphs=True` (as LangGraph)."""
+    if sink is None:
+        return no_writer
+    return lambda chunk: sink.append(Emit(ns, "custom", chunk))
 
 
 def stream_modes(
@@ -210,12 +235,17 @@ def _live_queue(modes: frozenset[str]) -> tuple[queue.SimpleQueue[Any] | None, A
     return live, (live.put if "custom" in modes else no_writer)
 
 
-def _messages_handler(modes: frozenset[str], live: queue.SimpleQueue[Any] | None) -> Any:
+def _messages_handler(
+    modes: frozenset[str], live: queue.SimpleQueue[Any] | None, run: Run, subgraphs: bool
+) -> Any:
     if "messages" not in modes or live is None:
         return None
     from foldgraph._shell.messages import StreamMessagesHandler
 
-    return StreamMessagesHandler(lambda ns, payload: live.put(Emit(ns, "messages", payload)))
+    return StreamMessagesHandler(
+        lambda ns, payload: live.put(Emit(ns, "messages", payload)),
+        depth=None if subgraphs else len(run.ns),
+    )
 
 
 def _nodes_arg(value: Any, default: Sequence[str]) -> list[str]:

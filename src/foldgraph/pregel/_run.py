@@ -88,8 +88,12 @@ class Run:
     parent_resume: Any = MISSING
     nested: bool = False
     stateful_child: bool = False
-    parent_sink: list[Emit] | None = None
+    parent_sink: Any = None
+    """Where this run's chunks go besides its caller: the root's sink (`.append`)."""
     subgraphs: bool = False
+    sink: Any = None
+    """Where graphs run inside this run's tasks send their chunks (streamed with
+    `subgraphs=True`): the root's `child_sink`, or its live queue, shared at every depth."""
     # filled while running
     child_sink: list[Emit] = dataclasses.field(default_factory=list)
     resumed: dict[str, Any] = dataclasses.field(default_factory=dict)
