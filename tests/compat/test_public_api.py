@@ -57,38 +57,6 @@ IN_FLIGHT_NAMES = {
         "AsyncShallowPostgresSaver",
     ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
     (
-        "langgraph.checkpoint.serde.jsonplus",
-        "EXT_CONSTRUCTOR_KW_ARGS",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.checkpoint.serde.jsonplus",
-        "EXT_CONSTRUCTOR_POS_ARGS",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.checkpoint.serde.jsonplus",
-        "EXT_CONSTRUCTOR_SINGLE_ARG",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.checkpoint.serde.jsonplus",
-        "EXT_DELTA_SNAPSHOT",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.checkpoint.serde.jsonplus",
-        "EXT_METHOD_SINGLE_ARG",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.checkpoint.serde.jsonplus",
-        "EXT_NUMPY_ARRAY",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.checkpoint.serde.jsonplus",
-        "EXT_PYDANTIC_V1",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.checkpoint.serde.jsonplus",
-        "EXT_PYDANTIC_V2",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
         "langgraph.checkpoint.sqlite",
         "DELTA_STAGE1_SQL",
     ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
@@ -193,12 +161,6 @@ IN_FLIGHT_NAMES = {
         "TTLConfig",
     ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
     ("langgraph.stream.transformers", "GraphDrained"): "issue 12",
-    ("langgraph.checkpoint.base", "SerializerProtocol"): "issue 12",
-    ("langgraph.checkpoint.base", "JsonPlusSerializer"): "issue 12",
-    ("langgraph.checkpoint.base", "EncryptedSerializer"): "issue 12",
-    ("langgraph.checkpoint.base", "maybe_add_typed_methods"): "issue 12",
-    ("langgraph.checkpoint.memory", "SerializerProtocol"): "issue 12",
-    ("langgraph.cache.base", "JsonPlusSerializer"): "issue 12",
     ("langgraph.graph", "MessageGraph"): "issue 14",
     ("langgraph.graph.message", "MessageGraph"): "issue 14",
 }
