@@ -34,6 +34,7 @@ from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
+from foldgraph.pregel._node import BranchRead
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._schema import schema_jsonschema, schema_model
 from foldgraph.pregel._timeout import sync_timeout_unsupported
@@ -773,14 +774,16 @@ def _build(
     )
     node_specs[START] = NodeSpec(name=START, triggers=(START,), reads=(START,))
 
-    def branch_reads(source: str, default_schema: Any) -> tuple[tuple[tuple[str, ...], Any], ...]:
-        """What each conditional edge of `source` reads: channel keys, and the schema."""
+    def branch_reads(source: str, default_schema: Any) -> tuple[BranchRead, ...]:
+        """What each conditional edge of `source` reads: channel keys, the schema, and the
+        managed values (a router sees `remaining_steps` as the node does)."""
         out = []
         for branch in builder.branches.get(source, {}).values():
             schema = branch.input_schema or default_schema
             fields = builder.schemas.get(schema, builder.schemas[builder.state_schema])
             keys = tuple(k for k, c in fields.items() if not isinstance(c, str))
-            out.append((keys, schema))
+            managed = tuple((k, c) for k, c in fields.items() if isinstance(c, str))
+            out.append((keys, schema, managed))
         return tuple(out)
 
     runners[START] = NodeRunner.for_start(

@@ -32,7 +32,10 @@ from foldgraph.pregel._branch import Branch
 from foldgraph.pregel._timeout import run_with_timeout
 from foldgraph.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
 
-__all__ = ["NodeOutput", "NodeRunner"]
+__all__ = ["BranchRead", "NodeOutput", "NodeRunner"]
+
+BranchRead = tuple[tuple[str, ...], Any, tuple[tuple[str, str], ...]]
+"""What a conditional edge reads: channel keys, the schema, and (key, kind) managed values."""
 
 Writes = list[tuple[str, Any]]
 
@@ -99,7 +102,7 @@ class NodeRunner:
     managed_keys: frozenset[str] = frozenset()
     static_writes: tuple[tuple[str, Any], ...] = ()
     branches: tuple[tuple[str, Branch], ...] = ()
-    branch_reads: tuple[tuple[tuple[str, ...], Any], ...] = ()
+    branch_reads: tuple[BranchRead, ...] = ()
     """Per conditional edge: the channels it reads and the schema it gets them as."""
     state_keys: tuple[str, ...] = ()
     retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
@@ -132,7 +135,7 @@ class NodeRunner:
         branches: tuple[tuple[str, Branch], ...],
         state_keys: tuple[str, ...],
         message_keys: frozenset[str] = frozenset(),
-        branch_reads: tuple[tuple[tuple[str, ...], Any], ...] = (),
+        branch_reads: tuple[BranchRead, ...] = (),
         strict_updates: bool = False,
     ) -> NodeRunner:
         return cls(
@@ -185,6 +188,7 @@ class NodeRunner:
         writes: Sequence[tuple[str, Any]],
         fallback: Sequence[str],
         output: Any = None,
+        stop: int = 0,
     ) -> list[Any]:
         """What each conditional edge gets: the state after this task's own writes, as the
         schema it reads (a dict, a dataclass or pydantic instance, or the root value);
@@ -194,10 +198,10 @@ class NodeRunner:
         dict also sees that dict's other keys (the state read wins on shared keys).
         """
         local = fresh_snapshot(spec, snapshot, writes)
-        reads = self.branch_reads or tuple((tuple(fallback), None) for _ in self.branches)
+        reads = self.branch_reads or tuple((tuple(fallback), None, ()) for _ in self.branches)
         out = []
-        for (keys, schema), (_, branch) in zip(reads, self.branches, strict=True):
-            state = read_state(spec, local, keys)
+        for (keys, schema, managed), (_, branch) in zip(reads, self.branches, strict=True):
+            state = read_state(spec, local, keys, managed, stop)
             if keys == (ROOT,):
                 out.append(state.get(ROOT))
                 continue
