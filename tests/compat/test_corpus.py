@@ -31,9 +31,6 @@ KNOWN_GAPS: dict[str, str] = {
     # counter, so separate runs hand out the same id; LangGraph gives fresh uuid4s.
     "graph_api_state_reducers": "minted message ids repeat across runs (LangGraph: uuid4)",
     "hitl_review_tool_calls": "minted message ids repeat across runs (LangGraph: uuid4)",
-    # The drawable graph labels a conditional edge with the path map's key as given
-    # (True); LangGraph turns it into the string "True" (get_graph().edges[i].data).
-    "graph_api_conditional_entry": "edge label of a bool path-map key is not str (drawing)",
 }
 
 PROGRAM_TIMEOUT_S = 60

@@ -888,7 +888,8 @@ def draw(
     for source, branches in builder.branches.items():
         for branch in branches.values():
             for key, end in (branch.ends or {}).items():
-                edges.add((source, end, True, key if key != end else None))
+                label = str(key)  # LangGraph labels edges with the key's text: True -> "True"
+                edges.add((source, end, True, label if label != end else None))
     for name, spec in builder.nodes.items():
         ends = spec.ends or ()
         labels = ends if isinstance(ends, dict) else {e: None for e in ends}
