@@ -34,8 +34,8 @@ from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
-from foldgraph.pregel._node import BranchRead
 from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._node import BranchRead
 from foldgraph.pregel._schema import schema_jsonschema, schema_model
 from foldgraph.pregel._timeout import sync_timeout_unsupported
 from foldgraph.types import (
