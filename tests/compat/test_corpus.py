@@ -27,10 +27,6 @@ compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
 KNOWN_GAPS: dict[str, str] = {
-    # Messages converted from dict/tuple input get ids minted deterministically from a
-    # counter, so separate runs hand out the same id; LangGraph gives fresh uuid4s.
-    "graph_api_state_reducers": "minted message ids repeat across runs (LangGraph: uuid4)",
-    "hitl_review_tool_calls": "minted message ids repeat across runs (LangGraph: uuid4)",
 }
 
 PROGRAM_TIMEOUT_S = 60
