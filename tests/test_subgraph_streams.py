@@ -12,9 +12,13 @@ from __future__ import annotations
 import asyncio
 import importlib
 import operator
+import uuid
 from typing import Annotated, Any
 
 import pytest
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessageChunk
+from langchain_core.outputs import ChatGenerationChunk
 from typing_extensions import TypedDict
 
 from foldgraph.checkpoint.memory import InMemorySaver
@@ -135,10 +139,228 @@ def stream_side_by_side(spec: str, how: str = "sync") -> Any:
     }
 
 
+def _model(text: str, id: str) -> Any:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    return GenericFakeChatModel(messages=iter([AIMessage(text, id=id)]))
+
+
+def chat_four_levels(how: str) -> Any:
+    """root: sub (a graph node); sub: call (a function invoking a graph) -> note (writes a
+    message); that graph: deep (a graph node); deep: ask (calls a streaming chat model)."""
+    from langchain_core.messages import AIMessage
+
+    from foldgraph.graph import MessagesState
+
+    if how == "async":
+
+        async def ask(state: MessagesState) -> dict[str, Any]:
+            return {"messages": [await _model("hello big world", "m1").ainvoke(state["messages"])]}
+
+    else:
+
+        def ask(state: MessagesState) -> dict[str, Any]:
+            return {"messages": [_model("hello big world", "m1").invoke(state["messages"])]}
+
+    deepest = StateGraph(MessagesState)
+    deepest.add_node("ask", ask)
+    deepest.add_edge(START, "ask")
+    level3 = StateGraph(MessagesState)
+    level3.add_node("deep", deepest.compile())
+    level3.add_edge(START, "deep")
+    called = level3.compile()
+
+    if how == "async":
+
+        async def call(state: MessagesState) -> dict[str, Any]:
+            return {"messages": (await called.ainvoke(state))["messages"]}
+
+    else:
+
+        def call(state: MessagesState) -> dict[str, Any]:
+            return {"messages": called.invoke(state)["messages"]}
+
+    def note(state: MessagesState) -> dict[str, Any]:
+        return {"messages": [AIMessage("noted", id="n1")]}
+
+    level2 = StateGraph(MessagesState)
+    level2.add_node("call", call)
+    level2.add_node("note", note)
+    level2.add_edge(START, "call")
+    level2.add_edge("call", "note")
+    root = StateGraph(MessagesState)
+    root.add_node("sub", level2.compile())
+    root.add_edge(START, "sub")
+    return root.compile(checkpointer=InMemorySaver())
+
+
+def stream_chat(spec: str, how: str = "sync", subgraphs: str = "yes") -> Any:
+    graph = chat_four_levels(how)
+    config = {"configurable": {"thread_id": "t"}}
+    inputs = {"messages": [("user", "hi")]}
+    kwargs = {"stream_mode": _modes(spec), "subgraphs": subgraphs == "yes"}
+    if how == "async":
+
+        async def collect() -> list[Any]:
+            return [c async for c in graph.astream(inputs, config, **kwargs)]
+
+        return normalised(asyncio.run(collect()))
+    return normalised(list(graph.stream(inputs, config, **kwargs)))
+
+
+class _GatedModel(BaseChatModel):
+    """Streams "a", " b", " c"; after the first token it waits (2 s at most) until the
+    caller of the graph's stream has received that token."""
+
+    gate: Any = None
+
+    @property
+    def _llm_type(self) -> str:
+        return "gated"
+
+    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any) -> Any:
+        raise NotImplementedError
+
+    async def _astream(
+        self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> Any:
+        for i, token in enumerate(["a", " b", " c"]):
+            chunk = ChatGenerationChunk(message=AIMessageChunk(content=token, id="g1"))
+            if run_manager is not None:
+                await run_manager.on_llm_new_token(token, chunk=chunk)
+            yield chunk
+            if i == 0:
+                await asyncio.wait_for(self.gate.wait(), 2)
+            await asyncio.sleep(0.001)
+
+
+def live_tokens(nesting: str) -> Any:
+    """Token chunks reach the caller while the model is still streaming (async)."""
+    from foldgraph.graph import MessagesState
+
+    async def main() -> list[Any]:
+        gate = asyncio.Event()
+
+        async def ask(state: MessagesState) -> dict[str, Any]:
+            return {"messages": [await _GatedModel(gate=gate).ainvoke(state["messages"])]}
+
+        # Saved runs: each level's task ids are its own (an unsaved run's are derived
+        # from the step and path alone, the same at each level of this chain).
+        levels = int(nesting)
+        inner = StateGraph(MessagesState)
+        inner.add_node("ask", ask)
+        inner.add_edge(START, "ask")
+        graph = inner.compile(checkpointer=InMemorySaver() if levels == 0 else None)
+        for level in range(levels):
+            outer = StateGraph(MessagesState)
+            outer.add_node("sub", graph)
+            outer.add_edge(START, "sub")
+            graph = outer.compile(checkpointer=InMemorySaver() if level == levels - 1 else None)
+        seen = []
+        async for ns, (message, meta) in graph.astream(
+            {"messages": [("user", "hi")]},
+            {"configurable": {"thread_id": "live"}},
+            stream_mode="messages",
+            subgraphs=True,
+        ):
+            gate.set()
+            seen.append([ns, message.content, meta["langgraph_node"]])
+        return seen
+
+    return normalised(asyncio.run(main()))
+
+
+def uuid_thread() -> Any:
+    """A thread id given as a UUID is the thread named by its `str` (as in LangGraph): the
+    configs echoed back carry the string, and checkpoint chunks the caller's other keys."""
+    from foldgraph.types import Command, interrupt
+
+    def ask(state: Log) -> dict[str, list[str]]:
+        return {"log": [interrupt("q")]}
+
+    builder = StateGraph(Log)
+    builder.add_node("top", _top)
+    builder.add_node("ask", ask)
+    builder.add_edge(START, "top")
+    builder.add_edge("top", "ask")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    thread = uuid.UUID(int=7)
+    config = {"configurable": {"thread_id": thread, "user_id": 3}}
+    first = list(graph.stream({"log": []}, config, stream_mode="checkpoints"))
+    state = graph.get_state(config)
+    history = [s.config for s in graph.get_state_history(config)]
+    updated = graph.update_state(config, {"log": ["u"]})
+    resumed = list(graph.stream(Command(resume="r"), config, stream_mode=["checkpoints", "debug"]))
+    by_str = graph.get_state({"configurable": {"thread_id": str(thread)}})
+    record = {
+        "first": first,
+        "state": [state.config, state.parent_config],
+        "history": history,
+        "updated": updated,
+        "resumed": resumed,
+        "by_str": [by_str.config, by_str.values],
+        "types": sorted(
+            {
+                type(c["configurable"]["thread_id"]).__name__
+                for c in [state.config, updated, *history, by_str.config]
+            }
+        ),
+    }
+    return normalised(record)
+
+
+def resume_chunks(kind: str, spec: str) -> Any:
+    """A resumed run first shows the checkpoint it continues from, with the interrupts
+    its tasks wait on (a graph, a functional-API entrypoint, a static breakpoint)."""
+    from foldgraph.func import entrypoint, task
+    from foldgraph.types import Command, interrupt
+
+    def ask(state: Log) -> dict[str, list[str]]:
+        return {"log": [interrupt("q")]}
+
+    if kind == "func":
+
+        @task
+        def double(x: int) -> int:
+            return x * 2
+
+        @task
+        def question(x: int) -> Any:
+            return interrupt(f"q{x}")
+
+        @entrypoint(checkpointer=InMemorySaver())
+        def graph(n: int) -> dict[str, Any]:
+            return {"done": double(n).result(), "answer": question(n).result()}
+
+        first: Any = 2
+    else:
+        builder = StateGraph(Log)
+        builder.add_node("top", _top)
+        builder.add_node("ask", ask)
+        builder.add_edge(START, "top")
+        builder.add_edge("top", "ask")
+        before = ["top"] if kind == "breakpoint" else None
+        graph = builder.compile(checkpointer=InMemorySaver(), interrupt_before=before)
+        first = {"log": []}
+    config = {"configurable": {"thread_id": "r"}}
+    mode = _modes(spec)
+    runs = [list(graph.stream(first, config, stream_mode=mode))]
+    if kind == "breakpoint":
+        runs.append(list(graph.stream(None, config, stream_mode=mode)))
+    runs.append(list(graph.stream(Command(resume="yes"), config, stream_mode=mode)))
+    runs.append(list(graph.stream(None, config, stream_mode=mode)))
+    return normalised(runs)
+
+
 SCENARIOS: dict[str, Any] = {
     "stream_four_levels": stream_four_levels,
     "stream_four_levels_flat": stream_four_levels_flat,
     "stream_side_by_side": stream_side_by_side,
+    "stream_chat": stream_chat,
+    "live_tokens": live_tokens,
+    "uuid_thread": uuid_thread,
+    "resume_chunks": resume_chunks,
 }
 
 
@@ -924,6 +1146,1356 @@ EXPECTED: dict[str, Any] = {
             [[], "values", {"log": []}],
         ],
     },
+    "stream_chat:messages": [
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            [
+                {"content": "hello", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            [
+                {"content": " ", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            [
+                {"content": "big", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            [
+                {"content": " ", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            [
+                {"content": "world", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>"],
+            [
+                {"content": "noted", "id": "n1", "type": "ai"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|note:<id:5>",
+                    "langgraph_node": "note",
+                    "langgraph_path": ["__pregel_pull", "note"],
+                    "langgraph_step": 2,
+                    "langgraph_triggers": ["branch:to:note"],
+                    "ls_integration": "langgraph",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+    ],
+    "stream_chat:messages:async": [
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            [
+                {"content": "hello", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            [
+                {"content": " ", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            [
+                {"content": "big", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            [
+                {"content": " ", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            [
+                {"content": "world", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>"],
+            [
+                {"content": "noted", "id": "n1", "type": "ai"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|note:<id:5>",
+                    "langgraph_node": "note",
+                    "langgraph_path": ["__pregel_pull", "note"],
+                    "langgraph_step": 2,
+                    "langgraph_triggers": ["branch:to:note"],
+                    "ls_integration": "langgraph",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+    ],
+    "stream_chat:messages::no": [
+        [
+            {"content": "hello big world", "id": "m1", "type": "ai"},
+            {
+                "langgraph_checkpoint_ns": "sub:<id:1>",
+                "langgraph_node": "sub",
+                "langgraph_path": ["__pregel_pull", "sub"],
+                "langgraph_step": 1,
+                "langgraph_triggers": ["branch:to:sub"],
+                "ls_integration": "langgraph",
+                "thread_id": "t",
+            },
+        ],
+        [
+            {"content": "noted", "id": "n1", "type": "ai"},
+            {
+                "langgraph_checkpoint_ns": "sub:<id:1>",
+                "langgraph_node": "sub",
+                "langgraph_path": ["__pregel_pull", "sub"],
+                "langgraph_step": 1,
+                "langgraph_triggers": ["branch:to:sub"],
+                "ls_integration": "langgraph",
+                "thread_id": "t",
+            },
+        ],
+    ],
+    "stream_chat:messages:async:no": [
+        [
+            {"content": "hello big world", "id": "m1", "type": "ai"},
+            {
+                "langgraph_checkpoint_ns": "sub:<id:1>",
+                "langgraph_node": "sub",
+                "langgraph_path": ["__pregel_pull", "sub"],
+                "langgraph_step": 1,
+                "langgraph_triggers": ["branch:to:sub"],
+                "ls_integration": "langgraph",
+                "thread_id": "t",
+            },
+        ],
+        [
+            {"content": "noted", "id": "n1", "type": "ai"},
+            {
+                "langgraph_checkpoint_ns": "sub:<id:1>",
+                "langgraph_node": "sub",
+                "langgraph_path": ["__pregel_pull", "sub"],
+                "langgraph_step": 1,
+                "langgraph_triggers": ["branch:to:sub"],
+                "ls_integration": "langgraph",
+                "thread_id": "t",
+            },
+        ],
+    ],
+    "stream_chat:messages,updates": [
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            "messages",
+            [
+                {"content": "hello", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            "messages",
+            [
+                {"content": " ", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            "messages",
+            [
+                {"content": "big", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            "messages",
+            [
+                {"content": " ", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            "messages",
+            [
+                {"content": "world", "id": "m1", "type": "AIMessageChunk"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|call:<id:2>|deep:<id:3>|ask:<id:4>",
+                    "langgraph_node": "ask",
+                    "langgraph_path": ["__pregel_pull", "ask"],
+                    "langgraph_step": 1,
+                    "langgraph_triggers": ["branch:to:ask"],
+                    "lc_versions": {"langchain-core": "1.8.3"},
+                    "ls_integration": "langchain_chat_model",
+                    "ls_model_type": "chat",
+                    "ls_provider": "genericfakechatmodel",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>", "deep:<id:3>"],
+            "updates",
+            {"ask": {"messages": [{"content": "hello big world", "id": "m1", "type": "ai"}]}},
+        ],
+        [
+            ["sub:<id:1>", "call:<id:2>"],
+            "updates",
+            {
+                "deep": {
+                    "messages": [
+                        {"content": "hi", "id": "<id:5>", "type": "human"},
+                        {"content": "hello big world", "id": "m1", "type": "ai"},
+                    ]
+                }
+            },
+        ],
+        [
+            ["sub:<id:1>"],
+            "updates",
+            {
+                "call": {
+                    "messages": [
+                        {"content": "hi", "id": "<id:5>", "type": "human"},
+                        {"content": "hello big world", "id": "m1", "type": "ai"},
+                    ]
+                }
+            },
+        ],
+        [
+            ["sub:<id:1>"],
+            "messages",
+            [
+                {"content": "noted", "id": "n1", "type": "ai"},
+                {
+                    "checkpoint_ns": "sub:<id:1>",
+                    "langgraph_checkpoint_ns": "sub:<id:1>|note:<id:6>",
+                    "langgraph_node": "note",
+                    "langgraph_path": ["__pregel_pull", "note"],
+                    "langgraph_step": 2,
+                    "langgraph_triggers": ["branch:to:note"],
+                    "ls_integration": "langgraph",
+                    "thread_id": "t",
+                },
+            ],
+        ],
+        [
+            ["sub:<id:1>"],
+            "updates",
+            {"note": {"messages": [{"content": "noted", "id": "n1", "type": "ai"}]}},
+        ],
+        [
+            [],
+            "updates",
+            {
+                "sub": {
+                    "messages": [
+                        {"content": "hi", "id": "<id:5>", "type": "human"},
+                        {"content": "hello big world", "id": "m1", "type": "ai"},
+                        {"content": "noted", "id": "n1", "type": "ai"},
+                    ]
+                }
+            },
+        ],
+    ],
+    "live_tokens:0": [[[], "a", "ask"], [[], " b", "ask"], [[], " c", "ask"], [[], "", "ask"]],
+    "live_tokens:1": [
+        [["sub:<id:1>"], "a", "ask"],
+        [["sub:<id:1>"], " b", "ask"],
+        [["sub:<id:1>"], " c", "ask"],
+        [["sub:<id:1>"], "", "ask"],
+    ],
+    "live_tokens:3": [
+        [["sub:<id:1>", "sub:<id:2>", "sub:<id:3>"], "a", "ask"],
+        [["sub:<id:1>", "sub:<id:2>", "sub:<id:3>"], " b", "ask"],
+        [["sub:<id:1>", "sub:<id:2>", "sub:<id:3>"], " c", "ask"],
+        [["sub:<id:1>", "sub:<id:2>", "sub:<id:3>"], "", "ask"],
+    ],
+    "uuid_thread": {
+        "by_str": [
+            {
+                "configurable": {
+                    "checkpoint_id": "<id:1>",
+                    "checkpoint_ns": "",
+                    "thread_id": "<id:2>",
+                }
+            },
+            {"log": ["top", "u", "r"]},
+        ],
+        "first": [
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:3>",
+                        "checkpoint_ns": "",
+                        "thread_id": "<id:2>",
+                        "user_id": 3,
+                    }
+                },
+                "metadata": {"parents": {}, "source": "input", "step": -1},
+                "next": ["__start__"],
+                "parent_config": None,
+                "tasks": [{"id": "<id:4>", "interrupts": [], "name": "__start__", "state": None}],
+                "values": {"log": []},
+            },
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:5>",
+                        "checkpoint_ns": "",
+                        "thread_id": "<id:2>",
+                        "user_id": 3,
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 0},
+                "next": ["top"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:3>",
+                        "checkpoint_ns": "",
+                        "thread_id": "<id:2>",
+                        "user_id": 3,
+                    }
+                },
+                "tasks": [{"id": "<id:6>", "interrupts": [], "name": "top", "state": None}],
+                "values": {"log": []},
+            },
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:7>",
+                        "checkpoint_ns": "",
+                        "thread_id": "<id:2>",
+                        "user_id": 3,
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 1},
+                "next": ["ask"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:5>",
+                        "checkpoint_ns": "",
+                        "thread_id": "<id:2>",
+                        "user_id": 3,
+                    }
+                },
+                "tasks": [{"id": "<id:8>", "interrupts": [], "name": "ask", "state": None}],
+                "values": {"log": ["top"]},
+            },
+        ],
+        "history": [
+            {
+                "configurable": {
+                    "checkpoint_id": "<id:7>",
+                    "checkpoint_ns": "",
+                    "thread_id": "<id:2>",
+                }
+            },
+            {
+                "configurable": {
+                    "checkpoint_id": "<id:5>",
+                    "checkpoint_ns": "",
+                    "thread_id": "<id:2>",
+                }
+            },
+            {
+                "configurable": {
+                    "checkpoint_id": "<id:3>",
+                    "checkpoint_ns": "",
+                    "thread_id": "<id:2>",
+                }
+            },
+        ],
+        "resumed": [
+            [
+                "checkpoints",
+                {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:9>",
+                            "checkpoint_ns": "",
+                            "thread_id": "<id:2>",
+                            "user_id": 3,
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "update", "step": 2, "user_id": 3},
+                    "next": ["ask"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:7>",
+                            "checkpoint_ns": "",
+                            "thread_id": "<id:2>",
+                        }
+                    },
+                    "tasks": [{"id": "<id:10>", "interrupts": [], "name": "ask", "state": None}],
+                    "values": {"log": ["top", "u"]},
+                },
+            ],
+            [
+                "debug",
+                {
+                    "payload": {
+                        "config": {
+                            "configurable": {
+                                "checkpoint_id": "<id:9>",
+                                "checkpoint_ns": "",
+                                "thread_id": "<id:2>",
+                                "user_id": 3,
+                            }
+                        },
+                        "metadata": {"parents": {}, "source": "update", "step": 2, "user_id": 3},
+                        "next": ["ask"],
+                        "parent_config": {
+                            "configurable": {
+                                "checkpoint_id": "<id:7>",
+                                "checkpoint_ns": "",
+                                "thread_id": "<id:2>",
+                            }
+                        },
+                        "tasks": [
+                            {"id": "<id:10>", "interrupts": [], "name": "ask", "state": None}
+                        ],
+                        "values": {"log": ["top", "u"]},
+                    },
+                    "step": 2,
+                    "timestamp": "<time>",
+                    "type": "checkpoint",
+                },
+            ],
+            [
+                "debug",
+                {
+                    "payload": {
+                        "id": "<id:10>",
+                        "input": {"log": ["top", "u"]},
+                        "name": "ask",
+                        "triggers": ["branch:to:ask"],
+                    },
+                    "step": 3,
+                    "timestamp": "<time>",
+                    "type": "task",
+                },
+            ],
+            [
+                "debug",
+                {
+                    "payload": {
+                        "error": None,
+                        "id": "<id:10>",
+                        "interrupts": [],
+                        "name": "ask",
+                        "result": {"log": ["r"]},
+                    },
+                    "step": 3,
+                    "timestamp": "<time>",
+                    "type": "task_result",
+                },
+            ],
+            [
+                "checkpoints",
+                {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "<id:2>",
+                            "user_id": 3,
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 3},
+                    "next": [],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:9>",
+                            "checkpoint_ns": "",
+                            "thread_id": "<id:2>",
+                            "user_id": 3,
+                        }
+                    },
+                    "tasks": [],
+                    "values": {"log": ["top", "u", "r"]},
+                },
+            ],
+            [
+                "debug",
+                {
+                    "payload": {
+                        "config": {
+                            "configurable": {
+                                "checkpoint_id": "<id:1>",
+                                "checkpoint_ns": "",
+                                "thread_id": "<id:2>",
+                                "user_id": 3,
+                            }
+                        },
+                        "metadata": {"parents": {}, "source": "loop", "step": 3},
+                        "next": [],
+                        "parent_config": {
+                            "configurable": {
+                                "checkpoint_id": "<id:9>",
+                                "checkpoint_ns": "",
+                                "thread_id": "<id:2>",
+                                "user_id": 3,
+                            }
+                        },
+                        "tasks": [],
+                        "values": {"log": ["top", "u", "r"]},
+                    },
+                    "step": 3,
+                    "timestamp": "<time>",
+                    "type": "checkpoint",
+                },
+            ],
+        ],
+        "state": [
+            {
+                "configurable": {
+                    "checkpoint_id": "<id:7>",
+                    "checkpoint_ns": "",
+                    "thread_id": "<id:2>",
+                }
+            },
+            {
+                "configurable": {
+                    "checkpoint_id": "<id:5>",
+                    "checkpoint_ns": "",
+                    "thread_id": "<id:2>",
+                }
+            },
+        ],
+        "types": ["str"],
+        "updated": {
+            "configurable": {"checkpoint_id": "<id:9>", "checkpoint_ns": "", "thread_id": "<id:2>"}
+        },
+    },
+    "resume_chunks:graph:checkpoints": [
+        [
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:1>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "input", "step": -1},
+                "next": ["__start__"],
+                "parent_config": None,
+                "tasks": [{"id": "<id:2>", "interrupts": [], "name": "__start__", "state": None}],
+                "values": {"log": []},
+            },
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:3>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 0},
+                "next": ["top"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:1>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "tasks": [{"id": "<id:4>", "interrupts": [], "name": "top", "state": None}],
+                "values": {"log": []},
+            },
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:5>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 1},
+                "next": ["ask"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:3>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "tasks": [{"id": "<id:6>", "interrupts": [], "name": "ask", "state": None}],
+                "values": {"log": ["top"]},
+            },
+        ],
+        [
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:5>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 1},
+                "next": ["ask"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:3>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "tasks": [
+                    {
+                        "id": "<id:6>",
+                        "interrupts": [{"id": "<id:7>", "response_schema": None, "value": "q"}],
+                        "name": "ask",
+                        "state": None,
+                    }
+                ],
+                "values": {"log": ["top"]},
+            },
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:8>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 2},
+                "next": [],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:5>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "tasks": [],
+                "values": {"log": ["top", "yes"]},
+            },
+        ],
+        [
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:8>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 2},
+                "next": [],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:5>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "tasks": [],
+                "values": {"log": ["top", "yes"]},
+            }
+        ],
+    ],
+    "resume_chunks:breakpoint:checkpoints,values": [
+        [
+            [
+                "checkpoints",
+                {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "input", "step": -1},
+                    "next": ["__start__"],
+                    "parent_config": None,
+                    "tasks": [
+                        {"id": "<id:2>", "interrupts": [], "name": "__start__", "state": None}
+                    ],
+                    "values": {"log": []},
+                },
+            ],
+            ["values", {"log": []}],
+            [
+                "checkpoints",
+                {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:3>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 0},
+                    "next": ["top"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [{"id": "<id:4>", "interrupts": [], "name": "top", "state": None}],
+                    "values": {"log": []},
+                },
+            ],
+        ],
+        [
+            ["values", {"log": []}],
+            [
+                "checkpoints",
+                {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:3>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 0},
+                    "next": ["top"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [{"id": "<id:4>", "interrupts": [], "name": "top", "state": None}],
+                    "values": {"log": []},
+                },
+            ],
+            ["values", {"log": ["top"]}],
+            [
+                "checkpoints",
+                {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:5>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 1},
+                    "next": ["ask"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:3>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [{"id": "<id:6>", "interrupts": [], "name": "ask", "state": None}],
+                    "values": {"log": ["top"]},
+                },
+            ],
+            [
+                "values",
+                {
+                    "__interrupt__": [
+                        {
+                            "__type__": "Interrupt",
+                            "id": "<id:7>",
+                            "response_schema": None,
+                            "value": "q",
+                        }
+                    ],
+                    "log": ["top"],
+                },
+            ],
+        ],
+        [
+            ["values", {"log": ["top"]}],
+            [
+                "checkpoints",
+                {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:5>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 1},
+                    "next": ["ask"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:3>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [
+                        {
+                            "id": "<id:6>",
+                            "interrupts": [{"id": "<id:7>", "response_schema": None, "value": "q"}],
+                            "name": "ask",
+                            "state": None,
+                        }
+                    ],
+                    "values": {"log": ["top"]},
+                },
+            ],
+            ["values", {"log": ["top", "yes"]}],
+            [
+                "checkpoints",
+                {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:8>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 2},
+                    "next": [],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:5>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [],
+                    "values": {"log": ["top", "yes"]},
+                },
+            ],
+        ],
+        [
+            ["values", {"log": ["top", "yes"]}],
+            [
+                "checkpoints",
+                {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:8>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 2},
+                    "next": [],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:5>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [],
+                    "values": {"log": ["top", "yes"]},
+                },
+            ],
+        ],
+    ],
+    "resume_chunks:func:checkpoints": [
+        [
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:1>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "input", "step": -1},
+                "next": ["graph"],
+                "parent_config": None,
+                "tasks": [{"id": "<id:2>", "interrupts": [], "name": "graph", "state": None}],
+                "values": None,
+            }
+        ],
+        [
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:1>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "input", "step": -1},
+                "next": ["graph"],
+                "parent_config": None,
+                "tasks": [
+                    {
+                        "id": "<id:2>",
+                        "interrupts": [{"id": "<id:3>", "response_schema": None, "value": "q2"}],
+                        "name": "graph",
+                        "state": None,
+                    }
+                ],
+                "values": None,
+            },
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:4>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 0},
+                "next": [],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:1>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "tasks": [],
+                "values": {"answer": "yes", "done": 4},
+            },
+        ],
+        [
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:4>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 0},
+                "next": [],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:1>",
+                        "checkpoint_ns": "",
+                        "thread_id": "r",
+                    }
+                },
+                "tasks": [],
+                "values": {"answer": "yes", "done": 4},
+            }
+        ],
+    ],
+    "resume_chunks:graph:debug": [
+        [
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "input", "step": -1},
+                    "next": ["__start__"],
+                    "parent_config": None,
+                    "tasks": [
+                        {"id": "<id:2>", "interrupts": [], "name": "__start__", "state": None}
+                    ],
+                    "values": {"log": []},
+                },
+                "step": -1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:3>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 0},
+                    "next": ["top"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [{"id": "<id:4>", "interrupts": [], "name": "top", "state": None}],
+                    "values": {"log": []},
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+            {
+                "payload": {
+                    "id": "<id:4>",
+                    "input": {"log": []},
+                    "name": "top",
+                    "triggers": ["branch:to:top"],
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:4>",
+                    "interrupts": [],
+                    "name": "top",
+                    "result": {"log": ["top"]},
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:5>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 1},
+                    "next": ["ask"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:3>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [{"id": "<id:6>", "interrupts": [], "name": "ask", "state": None}],
+                    "values": {"log": ["top"]},
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+            {
+                "payload": {
+                    "id": "<id:6>",
+                    "input": {"log": ["top"]},
+                    "name": "ask",
+                    "triggers": ["branch:to:ask"],
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:6>",
+                    "interrupts": [{"id": "<id:7>", "response_schema": None, "value": "q"}],
+                    "name": "ask",
+                    "result": {},
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+        ],
+        [
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:5>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 1},
+                    "next": ["ask"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:3>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [
+                        {
+                            "id": "<id:6>",
+                            "interrupts": [{"id": "<id:7>", "response_schema": None, "value": "q"}],
+                            "name": "ask",
+                            "state": None,
+                        }
+                    ],
+                    "values": {"log": ["top"]},
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+            {
+                "payload": {
+                    "id": "<id:6>",
+                    "input": {"log": ["top"]},
+                    "name": "ask",
+                    "triggers": ["branch:to:ask"],
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:6>",
+                    "interrupts": [],
+                    "name": "ask",
+                    "result": {"log": ["yes"]},
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:8>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 2},
+                    "next": [],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:5>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [],
+                    "values": {"log": ["top", "yes"]},
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:8>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 2},
+                    "next": [],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:5>",
+                            "checkpoint_ns": "",
+                            "thread_id": "r",
+                        }
+                    },
+                    "tasks": [],
+                    "values": {"log": ["top", "yes"]},
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            }
+        ],
+    ],
 }
 
 

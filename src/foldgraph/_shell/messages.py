@@ -21,7 +21,7 @@ from langchain_core.tracers._streaming import _StreamingCallbackHandler
 from foldgraph._kernel.names import NS_SEP
 from foldgraph.constants import TAG_NOSTREAM
 
-__all__ = ["StreamMessagesHandler", "namespace_of"]
+__all__ = ["StreamMessagesHandler", "namespace_of", "written_metadata"]
 
 
 def namespace_of(checkpoint_ns: str) -> tuple[str, ...]:
@@ -110,6 +110,20 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         self._runs.pop(run_id, None)
         self._streamed.discard(run_id)
 
+    def saw_input(self, ns: tuple[str, ...], value: Any) -> None:
+        """Messages a node reads are not streamed again when it returns them."""
+        if (self._depth is not None and len(ns) > self._depth) or not isinstance(value, dict):
+            return
+        seen = self._seen
+        for item in value.values():
+            if isinstance(item, BaseMessage):
+                if item.id is not None:
+                    seen.add(item.id)
+            elif isinstance(item, list | tuple):
+                for message in item:
+                    if isinstance(message, BaseMessage) and message.id is not None:
+                        seen.add(message.id)
+
     def emit_written(
         self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]
     ) -> None:
@@ -121,6 +135,22 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
             for item in items:
                 if isinstance(item, BaseMessage) and item.id not in self._seen:
                     self._send(ns, item, meta)
+
+
+def written_metadata(task_meta: dict[str, Any], *, nested: bool) -> dict[str, Any]:
+    """The metadata of a message a node wrote, as LangGraph shows it: the task's, marked
+    `ls_integration: langgraph`; `checkpoint_ns` only below the root (where LangGraph
+    copies the subgraph's namespace into the metadata it passes down)."""
+    own = {
+        k: v
+        for k, v in task_meta.items()
+        if not k.startswith("langgraph_") and k != "checkpoint_ns"
+    }
+    graph = {k: v for k, v in task_meta.items() if k.startswith("langgraph_")}
+    out = {**own, "ls_integration": "langgraph", **graph}
+    if nested and "checkpoint_ns" in task_meta:
+        out["checkpoint_ns"] = task_meta["checkpoint_ns"]
+    return out
 
 
 def _in_langgraph_order(metadata: dict[str, Any]) -> dict[str, Any]:

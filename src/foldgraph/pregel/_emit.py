@@ -11,7 +11,7 @@ from typing import Any
 
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.snapshot import Snapshot, Task
-from foldgraph.constants import START
+from foldgraph.constants import CONF, START
 from foldgraph.errors import Interrupt
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._node import NodeOutput
@@ -78,17 +78,36 @@ def checkpoint(
     snapshot: Snapshot,
     checkpoint_ns: str,
     thread_id: Any,
+    echo: dict[str, Any] | None = None,
+    pending: Any = None,
+    hidden: Any = (),
+    saved: bool = False,
 ) -> Chunks:
-    """A saved checkpoint, as the `checkpoints` mode shows it."""
-    state = graph._state_snapshot(snapshot, {}, checkpoint_ns, thread_id)
+    """A saved checkpoint, as the `checkpoints` mode shows it: its config (and its parent's,
+    unless it was loaded: `saved`) carry the run's own `configurable` keys too (`echo`),
+    as LangGraph's do; `hidden` metadata keys are left out."""
+    state = graph._state_snapshot(snapshot, pending or {}, checkpoint_ns, thread_id)
+    config, parent_config = state.config, state.parent_config
+    if echo:
+        config = {**config, CONF: {**echo, **config[CONF]}}
+        if parent_config is not None and not saved:
+            parent_config = {**parent_config, CONF: {**echo, **parent_config[CONF]}}
+    metadata = state.metadata
+    if hidden and metadata:
+        metadata = {k: v for k, v in metadata.items() if k not in hidden}
     payload = {
-        "config": state.config,
-        "metadata": state.metadata,
+        "config": config,
+        "metadata": metadata,
         "values": state.values,
         "next": list(state.next),
-        "parent_config": state.parent_config,
+        "parent_config": parent_config,
         "tasks": [
-            {"id": t.id, "name": t.name, "interrupts": t.interrupts, "state": t.state}
+            {
+                "id": t.id,
+                "name": t.name,
+                "interrupts": [_interrupt_dict(i) for i in t.interrupts],
+                "state": t.state,
+            }
             for t in state.tasks
         ],
     }

@@ -32,6 +32,7 @@ __all__ = [
     "no_writer",
     "stream_modes",
     "stream_run",
+    "with_str_thread",
 ]
 
 ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages"})
@@ -44,11 +45,21 @@ def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, A
     is not a config key (`{"thread_id": ...}`) is taken as a `configurable` entry,
     and a recursion limit below 1 is a ValueError before anything runs.
     """
-    merged = merged_config(graph.config, config)
+    merged = with_str_thread(merged_config(graph.config, config))
     limit = merged.get("recursion_limit")
     if limit is not None and limit < 1:
         raise ValueError("recursion_limit must be at least 1")
     return merged
+
+
+def with_str_thread(config: Any) -> Any:
+    """`config` with its `thread_id` as a string: LangGraph stores and shows a thread
+    given as a UUID (or an int) under its `str`, so both name the same thread."""
+    conf = config.get(CONF) if config else None
+    thread_id = conf.get("thread_id") if conf else None
+    if thread_id is None or isinstance(thread_id, str):
+        return config
+    return {**config, CONF: {**conf, "thread_id": str(thread_id)}}
 
 
 def merged_config(base: Any, config: Any) -> dict[str, Any]:
@@ -165,6 +176,7 @@ def make_run(
         stateful_child=stateful_child,
         parent_sink=sink,
         sink=sink,
+        messages=parent_run.messages if parent_run is not None else None,
     )
 
 
@@ -180,7 +192,9 @@ def stream_run(
         # The root of the tree: every graph below sends its chunks here, in the order
         # they happen (through the live queue when the run has one).
         run.sink = _QueueSink(live) if live is not None else run.child_sink
-    run.messages = _messages_handler(modes, live, run, subgraphs or run.sink is not None)
+    handler = _messages_handler(modes, live, run, subgraphs or run.sink is not None)
+    if handler is not None:
+        run.messages = handler
     return run, live, single
 
 

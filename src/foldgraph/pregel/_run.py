@@ -52,6 +52,8 @@ __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
 # LangGraph's default, and its environment override, read once at import as it does.
 DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 EMPTY = Snapshot(step=-2)
+_TO_METADATA = ("thread_id", "checkpoint_id", "task_id", "run_id", "assistant_id", "graph_id")
+"""`configurable` keys LangGraph copies into the metadata callbacks see."""
 
 
 def is_interrupt_id_map(resume: Any) -> bool:
@@ -109,7 +111,9 @@ class Run:
     """The state after the last step whose tasks wrote an output channel."""
     null_resume: list[Any] = dataclasses.field(default_factory=list)
     messages: Any = None
-    """The messages-stream callback handler, when that mode is on."""
+    """The messages-stream callback handler, when that mode is on (a subgraph's run
+    shares its parent's)."""
+    _task_meta: dict[str, Any] | None = None
     start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
     snapshot: Snapshot = EMPTY
     interrupts: list[Interrupt] = dataclasses.field(default_factory=list)
@@ -348,6 +352,13 @@ class Run:
                 yield from self._emit_checkpoint(self.snapshot)
             return False
 
+        resumed: list[Emit] = []
+        if loaded and self.checkpointer is not None and (
+            "checkpoints" in self.modes or "debug" in self.modes
+        ):
+            # As LangGraph: a resumed run shows the checkpoint it continues from, with the
+            # interrupts waiting there (taken now: the resume values answer them below).
+            resumed.extend(self._emit_checkpoint(self.snapshot, self._pending, saved=True))
         if isinstance(value, Command):
             if value.graph == Command.PARENT:
                 raise InvalidUpdateError("There is no parent graph")
@@ -399,6 +410,7 @@ class Run:
         self.emitted_values = True
         if "values" in self.modes:
             yield from emit.values(graph, self.ns, self.snapshot, force=True)
+        yield from resumed
         return True
 
     def _load(self) -> bool:
@@ -755,16 +767,49 @@ class Run:
             self.graph, self.ns, self.modes, self.snapshot, self.interrupts, per_task
         )
 
-    def _emit_checkpoint(self, snapshot: Snapshot) -> Generator[Emit, Any, None]:
+    def _emit_checkpoint(
+        self, snapshot: Snapshot, pending: Any = None, *, saved: bool = False
+    ) -> Generator[Emit, Any, None]:
+        """A checkpoint chunk. One made by this run shows the metadata the run wrote (not
+        the config keys the saver adds to what it stores); a loaded one, what was stored."""
         return emit.checkpoint(
-            self.graph, self.ns, self.modes, snapshot, self.checkpoint_ns, self.thread_id
+            self.graph,
+            self.ns,
+            self.modes,
+            snapshot,
+            self.checkpoint_ns,
+            self.thread_id,
+            self._echo(),
+            pending,
+            () if saved else (self._metadata_extra or ()),
+            saved,
         )
+
+    def _echo(self) -> dict[str, Any]:
+        """The caller's `configurable` keys (not foldgraph's own), shown in checkpoint chunks."""
+        conf = self.config.get(CONF, {})
+        return {k: v for k, v in conf.items() if not k.startswith("__fg_")}
 
     # -- task context ------------------------------------------------------------------------
 
     def task_namespace(self, task: Task) -> str:
         own = f"{task.name}{NS_END}{task.id}"
         return f"{self.checkpoint_ns}{NS_SEP}{own}" if self.checkpoint_ns else own
+
+    def task_metadata(self) -> dict[str, Any]:
+        """The metadata every task config of this run starts from: the run's own, with
+        the thread and other run keys of its `configurable` added when missing, as
+        LangGraph shows them to callbacks (worked out once per run)."""
+        meta = self._task_meta
+        if meta is None:
+            meta = dict(self.config.get("metadata", {}))
+            conf = self.config.get(CONF, {})
+            for key in _TO_METADATA:
+                value = conf.get(key)
+                if value and key not in meta:
+                    meta[key] = value
+            self._task_meta = meta
+        return meta
 
     def task_interrupt_id(self, task: Task) -> str:
         return interrupt_id(self.task_namespace(task))

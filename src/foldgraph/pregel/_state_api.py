@@ -20,6 +20,7 @@ from foldgraph.constants import CONF, END, START
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._emit import now_iso
+from foldgraph.pregel._prepare import with_str_thread
 from foldgraph.pregel._protocol import VIA
 from foldgraph.types import StateSnapshot, StateUpdate
 
@@ -71,6 +72,7 @@ def _child_saver(graph: GraphCore, sub: GraphCore) -> Any:
 def get_state(self: GraphCore, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
     """The thread's state: latest checkpoint (pending writes applied) or the one asked for."""
     saver = _saver(self)
+    config = with_str_thread(config)
     ns = _ns(config)
     target = _delegate(self, config) if ns else self
     saved = saver._stored_tuple(config)
@@ -108,6 +110,7 @@ def get_state_history(
 ) -> Iterator[StateSnapshot]:
     """Every checkpoint of the thread, newest first."""
     saver = _saver(self)
+    config = with_str_thread(config)
     ns = _ns(config)
     target = _delegate(self, config) if ns else self
     thread_id = config.get(CONF, {}).get("thread_id")
@@ -180,6 +183,7 @@ def bulk_update_state(
 ) -> dict[str, Any]:
     """Apply several supersteps of updates, one checkpoint each."""
     saver = _saver(self)
+    config = with_str_thread(config)
     if not supersteps:
         raise ValueError("No supersteps provided")
     if any(not step for step in supersteps):
