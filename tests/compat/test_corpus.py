@@ -27,6 +27,9 @@ compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
 KNOWN_GAPS: dict[str, str] = {
+    # The subgraph's own compile(interrupt_before=["weather_node"]) is ignored when it
+    # runs as a node, so the run does not stop there (stateful subgraphs).
+    "subgraph_manage_state": "a subgraph's own interrupt_before is ignored (subgraphs)",
 }
 
 PROGRAM_TIMEOUT_S = 60
