@@ -13,8 +13,8 @@ Sources (the reports' scenarios, rewritten small):
 Node runs are counted, as the reports do.
 """
 
+import itertools
 from collections import Counter
-from typing import Optional
 
 from langgraph.checkpoint.memory import MemorySaver
 from langgraph.graph import END, START, StateGraph
@@ -68,7 +68,7 @@ two_interrupts = (
 # -- #4796: a subgraph's own breakpoint, the subgraph called from a node ----------------
 class State(TypedDict):
     state_counter: int
-    human_response: Optional[str]
+    human_response: str | None
 
 
 def node_in_subgraph(state: State):
@@ -124,7 +124,7 @@ builder = StateGraph(Conversation)
 for name in names:
     builder.add_node(name, step(name))
 builder.add_edge(START, names[0])
-for a, b in zip(names, names[1:]):
+for a, b in itertools.pairwise(names):
     builder.add_edge(a, b)
 stateful = builder.compile(
     checkpointer=True, interrupt_before=["func_interrupt", "func_interrupt_second_time"]
