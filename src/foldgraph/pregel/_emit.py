@@ -5,7 +5,7 @@ Pure builders of `Emit`s from what the run knows; the run decides when to emit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence, Set
+from collections.abc import Iterator, Mapping, Sequence, Set
 from datetime import UTC, datetime
 from typing import Any
 
@@ -78,14 +78,19 @@ def checkpoint(
     snapshot: Snapshot,
     checkpoint_ns: str,
     thread_id: Any,
+    pending: Mapping[str, list[tuple[str, Any]]] | None = None,
     echo: dict[str, Any] | None = None,
-    pending: Any = None,
     hidden: Any = (),
     saved: bool = False,
 ) -> Chunks:
-    """A saved checkpoint, as the `checkpoints` mode shows it: its config (and its parent's,
-    unless it was loaded: `saved`) carry the run's own `configurable` keys too (`echo`),
-    as LangGraph's do; `hidden` metadata keys are left out."""
+    """A saved checkpoint, as the `checkpoints` mode shows it.
+
+    `pending` are the writes saved on it (a resumed run streams the checkpoint it
+    starts from): its tasks then show their error, or their result, as LangGraph's do.
+    Its config (and its parent's, unless it was loaded: `saved`) carry the run's own
+    `configurable` keys too (`echo`), as LangGraph's do; `hidden` metadata keys (those
+    the saver copies from the config) are left out.
+    """
     state = graph._state_snapshot(snapshot, pending or {}, checkpoint_ns, thread_id)
     config, parent_config = state.config, state.parent_config
     if echo:
@@ -97,21 +102,28 @@ def checkpoint(
         metadata = {k: v for k, v in metadata.items() if k not in hidden}
     payload = {
         "config": config,
-        "metadata": metadata,
-        "values": state.values,
-        "next": list(state.next),
         "parent_config": parent_config,
-        "tasks": [
-            {
-                "id": t.id,
-                "name": t.name,
-                "interrupts": [_interrupt_dict(i) for i in t.interrupts],
-                "state": t.state,
-            }
-            for t in state.tasks
-        ],
+        "values": state.values,
+        "metadata": metadata,
+        "next": list(state.next),
+        "tasks": [_checkpoint_task(t) for t in state.tasks],
     }
     yield from event(ns, modes, "checkpoints", "checkpoint", payload, snapshot.step)
+
+
+def _checkpoint_task(t: Any) -> dict[str, Any]:
+    if t.error:
+        return {"id": t.id, "name": t.name, "error": t.error, "state": t.state}
+    interrupts = tuple(_interrupt_dict(i) for i in t.interrupts)
+    if t.result:
+        return {
+            "id": t.id,
+            "name": t.name,
+            "result": t.result,
+            "interrupts": interrupts,
+            "state": t.state,
+        }
+    return {"id": t.id, "name": t.name, "interrupts": interrupts, "state": t.state}
 
 
 def task_start(ns: tuple[str, ...], modes: frozenset[str], task: Task, step: int) -> Chunks:
