@@ -353,6 +353,81 @@ def resume_chunks(kind: str, spec: str) -> Any:
     return normalised(runs)
 
 
+def func_calls(spec: str, how: str = "sync") -> Any:
+    """An entrypoint's task calls stream their start and result as they happen: the
+    second call waits (2 s at most) until the caller has received a chunk."""
+    import threading
+
+    from foldgraph.func import entrypoint, task
+    from foldgraph.types import Command, interrupt
+
+    config = {"configurable": {"thread_id": "f"}}
+    mode = _modes(spec)
+    if how == "async":
+        gate: Any = asyncio.Event()
+
+        @task
+        async def fast(x: int) -> int:
+            return x + 1
+
+        @task
+        async def waits(x: int) -> str:
+            try:
+                await asyncio.wait_for(gate.wait(), 2)
+            except TimeoutError:
+                return "late"
+            return "live"
+
+        @task
+        async def ask(x: str) -> Any:
+            return interrupt(f"q-{x}")
+
+        @entrypoint(checkpointer=InMemorySaver())
+        async def flow(n: int) -> list[Any]:
+            a = await fast(n)
+            b = await waits(a)
+            return [a, b, await ask(b)]
+
+        async def collect(value: Any) -> list[Any]:
+            out = []
+            async for chunk in flow.astream(value, config, stream_mode=mode):
+                gate.set()
+                out.append(chunk)
+            return out
+
+        runs = [asyncio.run(collect(1)), asyncio.run(collect(Command(resume="yes")))]
+        return normalised(runs)
+
+    gate = threading.Event()
+
+    @task
+    def fast_(x: int) -> int:
+        return x + 1
+
+    @task
+    def waits_(x: int) -> str:
+        return "live" if gate.wait(2) else "late"
+
+    @task
+    def ask_(x: str) -> Any:
+        return interrupt(f"q-{x}")
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def flow_(n: int) -> list[Any]:
+        a = fast_(n).result()
+        b = waits_(a).result()
+        return [a, b, ask_(b).result()]
+
+    def run(value: Any) -> list[Any]:
+        out = []
+        for chunk in flow_.stream(value, config, stream_mode=mode):
+            gate.set()
+            out.append(chunk)
+        return out
+
+    return normalised([run(1), run(Command(resume="yes"))])
+
+
 SCENARIOS: dict[str, Any] = {
     "stream_four_levels": stream_four_levels,
     "stream_four_levels_flat": stream_four_levels_flat,
@@ -361,6 +436,7 @@ SCENARIOS: dict[str, Any] = {
     "live_tokens": live_tokens,
     "uuid_thread": uuid_thread,
     "resume_chunks": resume_chunks,
+    "func_calls": func_calls,
 }
 
 
@@ -2494,6 +2570,444 @@ EXPECTED: dict[str, Any] = {
                 "timestamp": "<time>",
                 "type": "checkpoint",
             }
+        ],
+    ],
+    "func_calls:updates": [
+        [
+            {"fast_": 2},
+            {"waits_": "live"},
+            {
+                "__interrupt__": [
+                    {
+                        "__type__": "Interrupt",
+                        "id": "<id:1>",
+                        "response_schema": None,
+                        "value": "q-live",
+                    }
+                ]
+            },
+        ],
+        [{"ask_": "yes"}, {"flow_": [2, "live", "yes"]}],
+    ],
+    "func_calls:updates:async": [
+        [
+            {"fast": 2},
+            {"waits": "live"},
+            {
+                "__interrupt__": [
+                    {
+                        "__type__": "Interrupt",
+                        "id": "<id:1>",
+                        "response_schema": None,
+                        "value": "q-live",
+                    }
+                ]
+            },
+        ],
+        [{"ask": "yes"}, {"flow": [2, "live", "yes"]}],
+    ],
+    "func_calls:tasks": [
+        [
+            {"id": "<id:1>", "input": 1, "name": "flow_", "triggers": ["__start__"]},
+            {"id": "<id:2>", "input": [[1], {}], "name": "fast_", "triggers": ["__pregel_push"]},
+            {
+                "error": None,
+                "id": "<id:2>",
+                "interrupts": [],
+                "name": "fast_",
+                "result": {"__return__": 2},
+            },
+            {"id": "<id:3>", "input": [[2], {}], "name": "waits_", "triggers": ["__pregel_push"]},
+            {
+                "error": None,
+                "id": "<id:3>",
+                "interrupts": [],
+                "name": "waits_",
+                "result": {"__return__": "live"},
+            },
+            {
+                "id": "<id:4>",
+                "input": [["live"], {}],
+                "name": "ask_",
+                "triggers": ["__pregel_push"],
+            },
+            {
+                "error": None,
+                "id": "<id:1>",
+                "interrupts": [{"id": "<id:5>", "response_schema": None, "value": "q-live"}],
+                "name": "flow_",
+                "result": {},
+            },
+        ],
+        [
+            {"id": "<id:1>", "input": 1, "name": "flow_", "triggers": ["__start__"]},
+            {"id": "<id:2>", "input": [[1], {}], "name": "fast_", "triggers": ["__pregel_push"]},
+            {"id": "<id:3>", "input": [[2], {}], "name": "waits_", "triggers": ["__pregel_push"]},
+            {
+                "id": "<id:4>",
+                "input": [["live"], {}],
+                "name": "ask_",
+                "triggers": ["__pregel_push"],
+            },
+            {
+                "error": None,
+                "id": "<id:4>",
+                "interrupts": [],
+                "name": "ask_",
+                "result": {"__return__": "yes"},
+            },
+            {
+                "error": None,
+                "id": "<id:1>",
+                "interrupts": [],
+                "name": "flow_",
+                "result": {"__end__": [2, "live", "yes"]},
+            },
+        ],
+    ],
+    "func_calls:debug:async": [
+        [
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "f",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "input", "step": -1},
+                    "next": ["flow"],
+                    "parent_config": None,
+                    "tasks": [{"id": "<id:2>", "interrupts": [], "name": "flow", "state": None}],
+                    "values": None,
+                },
+                "step": -1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+            {
+                "payload": {"id": "<id:2>", "input": 1, "name": "flow", "triggers": ["__start__"]},
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "id": "<id:3>",
+                    "input": [[1], {}],
+                    "name": "fast",
+                    "triggers": ["__pregel_push"],
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:3>",
+                    "interrupts": [],
+                    "name": "fast",
+                    "result": {"__return__": 2},
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+            {
+                "payload": {
+                    "id": "<id:4>",
+                    "input": [[2], {}],
+                    "name": "waits",
+                    "triggers": ["__pregel_push"],
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:4>",
+                    "interrupts": [],
+                    "name": "waits",
+                    "result": {"__return__": "live"},
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+            {
+                "payload": {
+                    "id": "<id:5>",
+                    "input": [["live"], {}],
+                    "name": "ask",
+                    "triggers": ["__pregel_push"],
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:2>",
+                    "interrupts": [{"id": "<id:6>", "response_schema": None, "value": "q-live"}],
+                    "name": "flow",
+                    "result": {},
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+        ],
+        [
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "f",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "input", "step": -1},
+                    "next": ["flow"],
+                    "parent_config": None,
+                    "tasks": [
+                        {
+                            "id": "<id:2>",
+                            "interrupts": [
+                                {"id": "<id:6>", "response_schema": None, "value": "q-live"}
+                            ],
+                            "name": "flow",
+                            "state": None,
+                        }
+                    ],
+                    "values": None,
+                },
+                "step": -1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+            {
+                "payload": {"id": "<id:2>", "input": 1, "name": "flow", "triggers": ["__start__"]},
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "id": "<id:3>",
+                    "input": [[1], {}],
+                    "name": "fast",
+                    "triggers": ["__pregel_push"],
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "id": "<id:4>",
+                    "input": [[2], {}],
+                    "name": "waits",
+                    "triggers": ["__pregel_push"],
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "id": "<id:5>",
+                    "input": [["live"], {}],
+                    "name": "ask",
+                    "triggers": ["__pregel_push"],
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:5>",
+                    "interrupts": [],
+                    "name": "ask",
+                    "result": {"__return__": "yes"},
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:2>",
+                    "interrupts": [],
+                    "name": "flow",
+                    "result": {"__end__": [2, "live", "yes"]},
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:7>",
+                            "checkpoint_ns": "",
+                            "thread_id": "f",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 0},
+                    "next": [],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "f",
+                        }
+                    },
+                    "tasks": [],
+                    "values": [2, "live", "yes"],
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+    ],
+    "func_calls:updates,tasks": [
+        [
+            ["tasks", {"id": "<id:1>", "input": 1, "name": "flow_", "triggers": ["__start__"]}],
+            [
+                "tasks",
+                {
+                    "id": "<id:2>",
+                    "input": [[1], {}],
+                    "name": "fast_",
+                    "triggers": ["__pregel_push"],
+                },
+            ],
+            ["updates", {"fast_": 2}],
+            [
+                "tasks",
+                {
+                    "error": None,
+                    "id": "<id:2>",
+                    "interrupts": [],
+                    "name": "fast_",
+                    "result": {"__return__": 2},
+                },
+            ],
+            [
+                "tasks",
+                {
+                    "id": "<id:3>",
+                    "input": [[2], {}],
+                    "name": "waits_",
+                    "triggers": ["__pregel_push"],
+                },
+            ],
+            ["updates", {"waits_": "live"}],
+            [
+                "tasks",
+                {
+                    "error": None,
+                    "id": "<id:3>",
+                    "interrupts": [],
+                    "name": "waits_",
+                    "result": {"__return__": "live"},
+                },
+            ],
+            [
+                "tasks",
+                {
+                    "id": "<id:4>",
+                    "input": [["live"], {}],
+                    "name": "ask_",
+                    "triggers": ["__pregel_push"],
+                },
+            ],
+            [
+                "updates",
+                {
+                    "__interrupt__": [
+                        {
+                            "__type__": "Interrupt",
+                            "id": "<id:5>",
+                            "response_schema": None,
+                            "value": "q-live",
+                        }
+                    ]
+                },
+            ],
+            [
+                "tasks",
+                {
+                    "error": None,
+                    "id": "<id:1>",
+                    "interrupts": [{"id": "<id:5>", "response_schema": None, "value": "q-live"}],
+                    "name": "flow_",
+                    "result": {},
+                },
+            ],
+        ],
+        [
+            ["tasks", {"id": "<id:1>", "input": 1, "name": "flow_", "triggers": ["__start__"]}],
+            [
+                "tasks",
+                {
+                    "id": "<id:2>",
+                    "input": [[1], {}],
+                    "name": "fast_",
+                    "triggers": ["__pregel_push"],
+                },
+            ],
+            [
+                "tasks",
+                {
+                    "id": "<id:3>",
+                    "input": [[2], {}],
+                    "name": "waits_",
+                    "triggers": ["__pregel_push"],
+                },
+            ],
+            [
+                "tasks",
+                {
+                    "id": "<id:4>",
+                    "input": [["live"], {}],
+                    "name": "ask_",
+                    "triggers": ["__pregel_push"],
+                },
+            ],
+            ["updates", {"ask_": "yes"}],
+            [
+                "tasks",
+                {
+                    "error": None,
+                    "id": "<id:4>",
+                    "interrupts": [],
+                    "name": "ask_",
+                    "result": {"__return__": "yes"},
+                },
+            ],
+            ["updates", {"flow_": [2, "live", "yes"]}],
+            [
+                "tasks",
+                {
+                    "error": None,
+                    "id": "<id:1>",
+                    "interrupts": [],
+                    "name": "flow_",
+                    "result": {"__end__": [2, "live", "yes"]},
+                },
+            ],
         ],
     ],
 }

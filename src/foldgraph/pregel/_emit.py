@@ -168,10 +168,16 @@ def task_result(
 
 def call(ns: tuple[str, ...], modes: frozenset[str], record: CallRecord, step: int) -> Chunks:
     """A functional-API task call that ended: its task events, and its result as an update."""
+    if "tasks" in modes or "debug" in modes:
+        yield from task_start(ns, modes, record.task, step)
+    yield from call_end(ns, modes, record, step)
+
+
+def call_end(ns: tuple[str, ...], modes: frozenset[str], record: CallRecord, step: int) -> Chunks:
+    """What a task call that ended shows after its start: its result as an update and
+    its task result (nothing more for one read back from the checkpoint)."""
     task = record.task
     streams_tasks = "tasks" in modes or "debug" in modes
-    if streams_tasks:
-        yield from task_start(ns, modes, task, step)
     if record.reused:
         return  # read back from the checkpoint: LangGraph shows only that it started
     returned = [v for c, v in record.writes if c == "__return__"]
@@ -180,8 +186,9 @@ def call(ns: tuple[str, ...], modes: frozenset[str], record: CallRecord, step: i
         if record.cached:
             update["__metadata__"] = {"cached": True}
         yield Emit(ns, "updates", update)
-    if streams_tasks and not record.cached:
-        errors = [v for c, v in record.writes if c == "__error__"]
+    errors = [v for c, v in record.writes if c == "__error__"]
+    if streams_tasks and not record.cached and (returned or errors):
+        # A call that interrupted shows no result (as LangGraph): it ends when resumed.
         interrupts = [i for c, v in record.writes if c == "__interrupt__" for i in v]
         payload = {
             "id": task.id,

@@ -185,9 +185,12 @@ def stream_run(
 ) -> tuple[Run, queue.SimpleQueue[Any] | None, str | None]:
     """Set up a streaming run: its modes, its live queue and its messages handler."""
     modes, single = stream_modes(graph, stream_mode, config)
-    live, writer = _live_queue(modes)
+    calls = graph.streams_task_calls
+    live, writer = _live_queue(modes, calls)
     run = make_run(graph, input, config, modes, writer=writer, **options)
     run.subgraphs = subgraphs
+    if calls and live is not None and modes & _CALL_MODES:
+        run.live_calls = live.put
     if subgraphs and run.sink is None:
         # The root of the tree: every graph below sends its chunks here, in the order
         # they happen (through the live queue when the run has one).
@@ -241,9 +244,15 @@ def no_writer(_chunk: Any) -> None:
     return None
 
 
-def _live_queue(modes: frozenset[str]) -> tuple[queue.SimpleQueue[Any] | None, Any]:
-    """The thread-safe queue for chunks emitted while tasks run, and the custom writer."""
-    if not modes & {"custom", "messages"}:
+_CALL_MODES = frozenset({"updates", "tasks", "debug"})
+
+
+def _live_queue(
+    modes: frozenset[str], calls: bool = False
+) -> tuple[queue.SimpleQueue[Any] | None, Any]:
+    """The thread-safe queue for chunks emitted while tasks run, and the custom writer
+    (`calls`: the graph's task calls stream their results as they end)."""
+    if not modes & {"custom", "messages"} and not (calls and modes & _CALL_MODES):
         return None, no_writer
     live: queue.SimpleQueue[Any] = queue.SimpleQueue()
     return live, (live.put if "custom" in modes else no_writer)

@@ -113,6 +113,9 @@ class Run:
     messages: Any = None
     """The messages-stream callback handler, when that mode is on (a subgraph's run
     shares its parent's)."""
+    live_calls: Any = None
+    """Where task calls send their chunks as they start and end (the live queue's `put`),
+    when the graph makes task calls and the caller streams them; else None."""
     _task_meta: dict[str, Any] | None = None
     start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
     snapshot: Snapshot = EMPTY
@@ -830,7 +833,8 @@ class Run:
         """Save the functional-API task calls that ended, and stream them."""
         self.keep_calls(calls)
         for record in calls:
-            yield from emit.call(self.ns, self.modes, record, step)
+            if not record.streamed:
+                yield from emit.call(self.ns, self.modes, record, step)
 
     def flush_final(self) -> None:
         if self.durability == "exit":
