@@ -14,12 +14,12 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import CONFIG_KEYS
 
-from foldgraph._context import outer_config
+from foldgraph._context import TASK_SCOPE, outer_config
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.names import NS_END, NS_SEP
 from foldgraph._shell.coerce import coerce_context
 from foldgraph.constants import CONF
-from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._core import GraphCore, own_namespace
 from foldgraph.pregel._protocol import FG_TASK, Emit
 from foldgraph.pregel._run import Run
 from foldgraph.runtime import RunControl, Runtime
@@ -96,25 +96,31 @@ def make_run(
     ns: tuple[str, ...] = ()
     checkpoint_ns = ""
     parent_resume: Any = MISSING
+    parent_pad = None
     stateful_child = False
     sink = None
     parent_run = None
+    child_saver = None
+    null_resume: list[Any] = []
     if parent_ref is not None:
         parent_run, parent_task = parent_ref
         ns = (*parent_run.ns, f"{parent_task.name}{NS_END}{parent_task.id}")
         checkpoint_ns = parent_run.task_namespace(parent_task)
-        if checkpointer is None:
-            checkpointer = parent_run.checkpointer
-        elif checkpointer is True:
-            checkpointer = parent_run.checkpointer
-            stateful_child = True
-            checkpoint_ns = NS_SEP.join(
-                part.split(NS_END)[0] for part in checkpoint_ns.split(NS_SEP)
-            )
-        if checkpointer is False:
-            checkpointer = None
+        # As LangGraph: a nested graph saves with the saver its parent lends it (never
+        # its own), none with checkpointer=False; what it lends on is what it was lent.
+        child_saver = parent_run.child_saver
+        stateful_child = checkpointer is True and child_saver is not None
+        if stateful_child:
+            checkpoint_ns = own_namespace(graph, checkpoint_ns)
+        checkpointer = None if checkpointer is False else child_saver
         durability = durability or parent_run.durability
         parent_resume = parent_run.resumed.get(parent_task.id, MISSING)
+        if parent_resume is not MISSING:
+            scope = TASK_SCOPE.get()
+            parent_pad = scope.scratchpad if scope is not None else None
+        # One answer given without an id is taken once, by the first interrupt() to
+        # ask at any depth (LangGraph's null resume).
+        null_resume = parent_run.null_resume
         sink = parent_run.child_sink if parent_run.subgraphs else None
         conf = {k: v for k, v in conf.items() if k not in (FG_TASK, "checkpoint_id")}
         conf["checkpoint_ns"] = checkpoint_ns
@@ -123,8 +129,12 @@ def make_run(
             parent_run.checkpoint_ns: parent_run.snapshot.id,
         }
         cfg = {**cfg, CONF: conf}
-    elif checkpointer is True or checkpointer is False:
+    elif checkpointer is True:
+        raise RuntimeError("checkpointer=True cannot be used for root graphs.")
+    elif checkpointer is False:
         checkpointer = None
+    else:
+        child_saver = checkpointer
     if checkpointer is not None and not (
         conf.get("thread_id") is not None
         or conf.get("checkpoint_ns") is not None
@@ -159,8 +169,12 @@ def make_run(
         checkpoint_ns=checkpoint_ns,
         checkpointer=checkpointer,
         parent_resume=parent_resume,
+        parent_pad=parent_pad,
+        child_saver=child_saver,
+        null_resume=null_resume,
         nested=parent_run is not None,
         stateful_child=stateful_child,
+        resuming=parent_run is not None and parent_run.resuming,
         parent_sink=sink,
     )
 

@@ -86,8 +86,16 @@ class Run:
     checkpoint_ns: str = ""
     checkpointer: Any = None
     parent_resume: Any = MISSING
+    parent_pad: Any = None
+    child_saver: Any = None
+    """The saver graphs nested in this run's tasks save with (LangGraph's lent saver)."""
+    """The interrupt scratchpad of the parent task that started this nested run."""
     nested: bool = False
     stateful_child: bool = False
+    resuming: bool = False
+    """The run continues saved work (as LangGraph's resuming flag): true for a root run
+    given None or a Command on a thread with a checkpoint, until its first step commits;
+    a nested run inherits its parent's at the time it starts."""
     parent_sink: list[Emit] | None = None
     subgraphs: bool = False
     # filled while running
@@ -151,8 +159,10 @@ class Run:
 
     def stamp_for(self, source: str, step: int) -> tuple[str, str | None, Any, str] | None:
         """Id, parent, metadata and time for the snapshot of `step` (the kernel makes no ids);
-        None without a saver: snapshots nobody keeps are not stamped."""
-        if self.checkpointer is None:
+        None without a saver: snapshots nobody keeps are not stamped. A graph that keeps
+        nothing (checkpointer=False) still stamps them when subgraphs below it save, as
+        their checkpoints name it among their parents."""
+        if self.checkpointer is None and self.child_saver is None:
             return None
         return (uuid6_str(), self.snapshot.id or None, self._metadata(source, step), now_iso())
 
@@ -319,11 +329,15 @@ class Run:
         self._loaded_step = self.snapshot.step
         value = self.input
         self._saved_from = self.snapshot.id or None
-        if self.nested and loaded and not self.stateful_child:
+        if self.nested and loaded and (not self.stateful_child or self.resuming):
             # The parent re-runs this subgraph's task after an interrupt or failure:
-            # continue the subgraph where it stopped instead of starting again.
+            # continue the subgraph where it stopped instead of starting again. A
+            # subgraph with its own memory (checkpointer=True) is loaded on every call,
+            # so it continues only while the parent run is resuming.
             value = None
         is_resume = value is None or isinstance(value, Command)
+        if not self.nested:
+            self.resuming = is_resume and loaded and bool(self.snapshot.versions)
         if is_resume and loaded:
             self.resumed_from = self.snapshot.id
         if not is_resume:
@@ -331,6 +345,12 @@ class Run:
                 self.snapshot = self.graph._empty
                 self._pending = {}
             self._pending = {}
+            pad = self.parent_pad
+            if pad is not None and pad.used < len(pad.resume):
+                # A subgraph that starts afresh (no checkpoint of its own) inside a resumed
+                # task: its first interrupt() takes the answer the task has not used.
+                self.null_resume.append(pad.resume[pad.used])
+                pad.used += 1
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
             if START in graph.runners:  # an entrypoint has no START node
                 graph.runners[START].give_input_ids(value)
@@ -615,6 +635,7 @@ class Run:
         new = apply(graph.spec, snapshot, task_writes, self.stamp_for("loop", step))
         self.snapshot = new
         self._pending = {}
+        self.resuming = False
         self.save(new)
         self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
         # As in LangGraph, the output and the values stream follow what tasks wrote: a

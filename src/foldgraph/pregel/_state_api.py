@@ -18,7 +18,7 @@ from foldgraph._kernel.names import NS_END, NS_SEP, PULL
 from foldgraph._kernel.snapshot import Task
 from foldgraph.constants import CONF, END, START
 from foldgraph.errors import InvalidUpdateError
-from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._core import GraphCore, own_namespace
 from foldgraph.pregel._emit import now_iso
 from foldgraph.pregel._protocol import VIA
 from foldgraph.types import StateSnapshot, StateUpdate
@@ -38,7 +38,9 @@ __all__ = [
 
 def _saver(graph: GraphCore) -> Any:
     checkpointer = graph.checkpointer
-    if checkpointer is None or checkpointer is True or checkpointer is False:
+    if checkpointer is True:
+        raise RuntimeError("checkpointer=True cannot be used for root graphs.")
+    if checkpointer is None or checkpointer is False:
         raise ValueError("No checkpointer set")
     return checkpointer
 
@@ -55,11 +57,26 @@ def _delegate(graph: GraphCore, config: dict[str, Any]) -> GraphCore:
     """The (sub)graph a `checkpoint_ns` in the config points at."""
     target = graph
     for name in _strip_task_ids(_ns(config)):
+        if name.isdigit():  # a later call of the same subgraph inside one task
+            continue
         runner = target.runners.get(name)
         if runner is None or runner.action is None or not runner.action.is_subgraph:
             raise ValueError(f"Subgraph {name} not found")
         target = runner.action.target
     return target
+
+
+def _addressed(graph: GraphCore, config: dict[str, Any]) -> tuple[GraphCore, str, dict[str, Any]]:
+    """The graph a state call's config addresses, the namespace its checkpoints are kept
+    under (a `checkpointer=True` subgraph's has no task ids) and the config to read."""
+    ns = _ns(config)
+    if not ns:
+        return graph, ns, config
+    target = _delegate(graph, config)
+    own = own_namespace(target, ns)
+    if own != ns:
+        config = {**config, CONF: {**config[CONF], "checkpoint_ns": own}}
+    return target, own, config
 
 
 def _child_saver(graph: GraphCore, sub: GraphCore) -> Any:
@@ -71,8 +88,7 @@ def _child_saver(graph: GraphCore, sub: GraphCore) -> Any:
 def get_state(self: GraphCore, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
     """The thread's state: latest checkpoint (pending writes applied) or the one asked for."""
     saver = _saver(self)
-    ns = _ns(config)
-    target = _delegate(self, config) if ns else self
+    target, ns, config = _addressed(self, config)
     saved = saver._stored_tuple(config)
     thread_id = config.get(CONF, {}).get("thread_id")
     if saved is None:
@@ -88,7 +104,7 @@ def get_state(self: GraphCore, config: dict[str, Any], *, subgraphs: bool = Fals
         )
     exact = bool(config.get(CONF, {}).get("checkpoint_id"))
     return target._state_from_tuple(
-        saved, ns, thread_id, apply_pending=not exact, subgraphs=subgraphs
+        saved, ns, thread_id, apply_pending=not exact, subgraphs=subgraphs, saver=saver
     )
 
 
@@ -108,14 +124,13 @@ def get_state_history(
 ) -> Iterator[StateSnapshot]:
     """Every checkpoint of the thread, newest first."""
     saver = _saver(self)
-    ns = _ns(config)
-    target = _delegate(self, config) if ns else self
+    target, ns, config = _addressed(self, config)
     thread_id = config.get(CONF, {}).get("thread_id")
     list_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": ns}}
     if config.get(CONF, {}).get("checkpoint_id"):
         list_config[CONF]["checkpoint_id"] = config[CONF]["checkpoint_id"]
     for saved in saver._stored_list(list_config, filter=filter, before=before, limit=limit):
-        yield target._state_from_tuple(saved, ns, thread_id, apply_pending=False)
+        yield target._state_from_tuple(saved, ns, thread_id, apply_pending=False, saver=saver)
 
 
 async def aget_state_history(
@@ -184,8 +199,7 @@ def bulk_update_state(
         raise ValueError("No supersteps provided")
     if any(not step for step in supersteps):
         raise ValueError("No updates provided")
-    ns = _ns(config)
-    target = _delegate(self, config) if ns else self
+    target, ns, config = _addressed(self, config)
     saved = saver._stored_tuple(config)
     fresh = saved is None
     # A thread with no checkpoint starts just before step 0, as after an input step.
