@@ -207,6 +207,93 @@ def test_three_levels_resume_from_each_level_checkpoint(
     assert record_three_levels(mid_cp, leaf_cp, use_async) == THREE_LEVELS[(mid_cp, leaf_cp)]
 
 
+# -- one task calling a subgraph several times, or on a thread of its own -------------------
+
+
+def record_repeated_calls(checkpointer: Any, use_async: bool) -> dict[str, Any]:
+    """A node calls the same asking subgraph twice: the second call gets the namespace
+    `node:<task id>|1` (`node|1` with checkpointer=True), and each interrupt is answered
+    in turn by a resume of the parent."""
+
+    def ask(state: S) -> dict[str, Any]:
+        return {"x": [interrupt(f"ask{len(state['x'])}")]}
+
+    child = (
+        StateGraph(S).add_node("ask", ask).add_edge(START, "ask").compile(checkpointer=checkpointer)
+    )
+
+    def node(state: S) -> dict[str, Any]:
+        first = child.invoke({"x": ["p"]})
+        second = child.invoke({"x": ["q", "q"]})
+        return {"x": [first["x"], second["x"]]}
+
+    parent = (
+        StateGraph(S)
+        .add_node("node", node)
+        .add_edge(START, "node")
+        .compile(checkpointer=InMemorySaver())
+    )
+    ids = Ids()
+    cfg = {"configurable": {"thread_id": "1"}}
+    outputs = [ids.plain(run(parent, use_async, {"x": ["a"]}, cfg))]
+    outputs.append(ids.plain(run(parent, use_async, Command(resume=1), cfg)))
+    outputs.append(ids.plain(run(parent, use_async, Command(resume=2), cfg)))
+    outputs.append(ids.plain(run(parent, use_async, {"x": ["b"]}, cfg)))
+    outputs.append(ids.plain(run(parent, use_async, Command(resume=3), cfg)))
+    outputs.append(ids.plain(run(parent, use_async, Command(resume=4), cfg)))
+    return {"outputs": outputs, "namespaces": namespaces(parent.checkpointer, "1", ids)}
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("checkpointer", [None, True, False], ids=["None", "True", "False"])
+def test_several_calls_in_one_task_get_their_own_namespaces(
+    checkpointer: Any, use_async: bool
+) -> None:
+    assert record_repeated_calls(checkpointer, use_async) == REPEATED_CALLS[checkpointer]
+
+
+def record_own_thread(setting: str) -> dict[str, Any]:
+    """A node calls a subgraph with a config naming its own thread: it runs as a graph of
+    its own (a root) on that thread, with its own saver if it has one."""
+    own = InMemorySaver()
+    checkpointer = {"None": None, "True": True, "saver": own}[setting]
+
+    def ask(state: S) -> dict[str, Any]:
+        return {"x": [interrupt("ask")]}
+
+    child = (
+        StateGraph(S).add_node("ask", ask).add_edge(START, "ask").compile(checkpointer=checkpointer)
+    )
+
+    def node(state: S) -> dict[str, Any]:
+        out = child.invoke({"x": ["p"]}, {"configurable": {"thread_id": "other"}})
+        return {"x": [out["x"], len(out.get("__interrupt__", ()))]}
+
+    parent = (
+        StateGraph(S)
+        .add_node("node", node)
+        .add_edge(START, "node")
+        .compile(checkpointer=InMemorySaver())
+    )
+    ids = Ids()
+    cfg = {"configurable": {"thread_id": "1"}}
+    try:
+        output = ids.plain(parent.invoke({"x": ["a"]}, cfg))
+    except RuntimeError as exc:
+        output = repr(exc)
+    return {
+        "output": output,
+        "parent": namespaces(parent.checkpointer, "1", ids),
+        "parent, other thread": namespaces(parent.checkpointer, "other", ids),
+        "own saver": namespaces(own, "other", ids),
+    }
+
+
+@pytest.mark.parametrize("setting", ["None", "True", "saver"])
+def test_a_subgraph_called_with_its_own_thread_id_runs_on_that_thread(setting: str) -> None:
+    assert record_own_thread(setting) == OWN_THREAD[setting]
+
+
 # -- what LangGraph 1.2 shows for these programs ---------------------------------------------
 # Each record below is what `langgraph_records(name)` returns when this module is run
 # with the import root `foldgraph` served by LangGraph 1.2.22; its async runs show the same.
@@ -217,6 +304,10 @@ def langgraph_records(name: str) -> dict[Any, Any]:
         return {cp: record_resume_twice(cp, False) for cp in (None, True, False)}
     if name == "THREE_LEVELS":
         return {s: record_three_levels(*s, False) for s in SETTINGS}
+    if name == "REPEATED_CALLS":
+        return {cp: record_repeated_calls(cp, False) for cp in (None, True, False)}
+    if name == "OWN_THREAD":
+        return {s: record_own_thread(s) for s in ("None", "True", "saver")}
     raise KeyError(name)
 
 
@@ -1281,6 +1372,179 @@ THREE_LEVELS = {
                     ("input", -1, {}, " | __start__"),
                 ],
             )
+        ],
+    },
+}
+
+REPEATED_CALLS = {
+    None: {
+        "outputs": [
+            {"x": ["a"], "__interrupt__": [("Interrupt", "ask1", "<0>")]},
+            {"x": ["a"], "__interrupt__": [("Interrupt", "ask2", "<1>")]},
+            {"x": ["a", ["p", 1], ["q", "q", 2]]},
+            {
+                "x": ["a", ["p", 1], ["q", "q", 2], "b"],
+                "__interrupt__": [("Interrupt", "ask1", "<2>")],
+            },
+            {
+                "x": ["a", ["p", 1], ["q", "q", 2], "b"],
+                "__interrupt__": [("Interrupt", "ask2", "<3>")],
+            },
+            {"x": ["a", ["p", 1], ["q", "q", 2], "b", ["p", 3], ["q", "q", 4]]},
+        ],
+        "namespaces": [
+            (
+                "",
+                [
+                    ("loop", 4, {}, "a ['p', 1] ['q', 'q', 2] b ['p', 3] ['q', 'q', 4]"),
+                    ("loop", 3, {}, "a ['p', 1] ['q', 'q', 2] b | branch:to:node"),
+                    ("input", 2, {}, "a ['p', 1] ['q', 'q', 2] | __start__"),
+                    ("loop", 1, {}, "a ['p', 1] ['q', 'q', 2]"),
+                    ("loop", 0, {}, "a | branch:to:node"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            ),
+            (
+                "node:T",
+                [
+                    ("loop", 1, {"": "<4>"}, "p 1"),
+                    ("loop", 0, {"": "<4>"}, "p | branch:to:ask"),
+                    ("input", -1, {"": "<4>"}, " | __start__"),
+                ],
+            ),
+            (
+                "node:T",
+                [
+                    ("loop", 1, {"": "<5>"}, "p 3"),
+                    ("loop", 0, {"": "<5>"}, "p | branch:to:ask"),
+                    ("input", -1, {"": "<5>"}, " | __start__"),
+                ],
+            ),
+            (
+                "node:T|1",
+                [
+                    ("loop", 1, {"": "<4>"}, "q q 2"),
+                    ("loop", 0, {"": "<4>"}, "q q | branch:to:ask"),
+                    ("input", -1, {"": "<4>"}, " | __start__"),
+                ],
+            ),
+            (
+                "node:T|1",
+                [
+                    ("loop", 1, {"": "<5>"}, "q q 4"),
+                    ("loop", 0, {"": "<5>"}, "q q | branch:to:ask"),
+                    ("input", -1, {"": "<5>"}, " | __start__"),
+                ],
+            ),
+        ],
+    },
+    True: {
+        "outputs": [
+            {"x": ["a"], "__interrupt__": [("Interrupt", "ask1", "<0>")]},
+            {"x": ["a"], "__interrupt__": [("Interrupt", "ask2", "<1>")]},
+            {"x": ["a", ["p", 1], ["q", "q", 2]]},
+            {
+                "x": ["a", ["p", 1], ["q", "q", 2], "b"],
+                "__interrupt__": [("Interrupt", "ask3", "<2>")],
+            },
+            {"x": ["a", ["p", 1], ["q", "q", 2], "b", ["p", 1, "p", 3], ["q", "q", 2]]},
+            {"x": ["a", ["p", 1], ["q", "q", 2], "b", ["p", 1, "p", 3], ["q", "q", 2]]},
+        ],
+        "namespaces": [
+            (
+                "",
+                [
+                    ("loop", 4, {}, "a ['p', 1] ['q', 'q', 2] b ['p', 1, 'p', 3] ['q', 'q', 2]"),
+                    ("loop", 3, {}, "a ['p', 1] ['q', 'q', 2] b | branch:to:node"),
+                    ("input", 2, {}, "a ['p', 1] ['q', 'q', 2] | __start__"),
+                    ("loop", 1, {}, "a ['p', 1] ['q', 'q', 2]"),
+                    ("loop", 0, {}, "a | branch:to:node"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            ),
+            (
+                "node",
+                [
+                    ("loop", 4, {"": "<3>"}, "p 1 p 3"),
+                    ("loop", 3, {"": "<3>"}, "p 1 p | branch:to:ask"),
+                    ("input", 2, {"": "<3>"}, "p 1 | __start__"),
+                    ("loop", 1, {"": "<4>"}, "p 1"),
+                    ("loop", 0, {"": "<4>"}, "p | branch:to:ask"),
+                    ("input", -1, {"": "<4>"}, " | __start__"),
+                ],
+            ),
+            (
+                "node|1",
+                [
+                    ("loop", 1, {"": "<4>"}, "q q 2"),
+                    ("loop", 0, {"": "<4>"}, "q q | branch:to:ask"),
+                    ("input", -1, {"": "<4>"}, " | __start__"),
+                ],
+            ),
+        ],
+    },
+    False: {
+        "outputs": [
+            {"x": ["a"], "__interrupt__": [("Interrupt", "ask1", "<0>")]},
+            {"x": ["a"], "__interrupt__": [("Interrupt", "ask2", "<1>")]},
+            {"x": ["a"], "__interrupt__": [("Interrupt", "ask2", "<2>")]},
+            {"x": ["a", "b"], "__interrupt__": [("Interrupt", "ask1", "<3>")]},
+            {"x": ["a", "b"], "__interrupt__": [("Interrupt", "ask2", "<4>")]},
+            {"x": ["a", "b"], "__interrupt__": [("Interrupt", "ask2", "<5>")]},
+        ],
+        "namespaces": [
+            (
+                "",
+                [
+                    ("loop", 2, {}, "a b | branch:to:node"),
+                    ("input", 1, {}, "a | __start__"),
+                    ("loop", 0, {}, "a | branch:to:node"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            )
+        ],
+    },
+}
+
+OWN_THREAD = {
+    "None": {
+        "output": {"x": ["a", ["p"], 1]},
+        "parent": [
+            (
+                "",
+                [
+                    ("loop", 1, {}, "a ['p'] 1"),
+                    ("loop", 0, {}, "a | branch:to:node"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            )
+        ],
+        "parent, other thread": [],
+        "own saver": [],
+    },
+    "True": {
+        "output": "RuntimeError('checkpointer=True cannot be used for root graphs.')",
+        "parent": [
+            ("", [("loop", 0, {}, "a | branch:to:node"), ("input", -1, {}, " | __start__")])
+        ],
+        "parent, other thread": [],
+        "own saver": [],
+    },
+    "saver": {
+        "output": {"x": ["a", ["p"], 1]},
+        "parent": [
+            (
+                "",
+                [
+                    ("loop", 1, {}, "a ['p'] 1"),
+                    ("loop", 0, {}, "a | branch:to:node"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            )
+        ],
+        "parent, other thread": [],
+        "own saver": [
+            ("", [("loop", 0, {}, "p | branch:to:ask"), ("input", -1, {}, " | __start__")])
         ],
     },
 }

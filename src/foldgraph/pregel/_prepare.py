@@ -16,7 +16,7 @@ from langchain_core.runnables.config import CONFIG_KEYS
 
 from foldgraph._context import TASK_SCOPE, outer_config
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.names import NS_END
+from foldgraph._kernel.names import NS_END, NS_SEP
 from foldgraph._shell.coerce import coerce_context
 from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore, own_namespace
@@ -83,20 +83,23 @@ def make_run(
     if parent_ref is None:
         outer = outer_config()
         if outer is not None:
-            parent_ref = outer.get(CONF, {}).get(FG_TASK)
-            # Called inside a node without a config: inherit the node's (thread and all).
+            # Called inside a node: inherit the node's config (thread and all), unless
+            # the call names its own checkpoint (a thread_id, say): then, as in
+            # LangGraph, it is a graph of its own, run as a root on that thread.
+            own = _addresses_own_checkpoint(conf)
+            if not own:
+                parent_ref = outer.get(CONF, {}).get(FG_TASK)
             cfg = {
                 **outer,
                 **cfg,
-                CONF: {**outer.get(CONF, {}), **cfg.get(CONF, {})},
+                CONF: conf if own else {**outer.get(CONF, {}), **conf},
                 "metadata": {**outer.get("metadata", {}), **cfg.get("metadata", {})},
             }
             conf = cfg[CONF]
     checkpointer = graph.checkpointer
     ns: tuple[str, ...] = ()
     checkpoint_ns = ""
-    parent_resume: Any = MISSING
-    parent_pad = None
+    parent_resume: list[Any] | None = None
     stateful_child = False
     sink = None
     parent_run = None
@@ -106,6 +109,15 @@ def make_run(
         parent_run, parent_task = parent_ref
         ns = (*parent_run.ns, f"{parent_task.name}{NS_END}{parent_task.id}")
         checkpoint_ns = parent_run.task_namespace(parent_task)
+        scope = TASK_SCOPE.get()
+        if scope is not None:
+            # Each later graph call of one task gets its own namespace: `|1`, `|2`, ...
+            pad = scope.scratchpad
+            calls = pad.subgraph_calls
+            pad.subgraph_calls = calls + 1
+            if calls:
+                ns = (*ns, str(calls))
+                checkpoint_ns = f"{checkpoint_ns}{NS_SEP}{calls}"
         # As LangGraph: a nested graph saves with the saver its parent lends it (never
         # its own), none with checkpointer=False; what it lends on is what it was lent.
         child_saver = parent_run.child_saver
@@ -114,10 +126,14 @@ def make_run(
             checkpoint_ns = own_namespace(graph, checkpoint_ns)
         checkpointer = None if checkpointer is False else child_saver
         durability = durability or parent_run.durability
-        parent_resume = parent_run.resumed.get(parent_task.id, MISSING)
-        if parent_resume is not MISSING:
-            scope = TASK_SCOPE.get()
-            parent_pad = scope.scratchpad if scope is not None else None
+        answer = parent_run.resumed.get(parent_task.id, MISSING)
+        if answer is not MISSING and scope is not None:
+            # The answer the task was resumed with waits here for the first graph it
+            # calls that takes it: one with a waiting interrupt, or one starting afresh.
+            pad = scope.scratchpad
+            if pad.child_resume is None:
+                pad.child_resume = [answer]
+            parent_resume = pad.child_resume
         # One answer given without an id is taken once, by the first interrupt() to
         # ask at any depth (LangGraph's null resume).
         null_resume = parent_run.null_resume
@@ -169,7 +185,6 @@ def make_run(
         checkpoint_ns=checkpoint_ns,
         checkpointer=checkpointer,
         parent_resume=parent_resume,
-        parent_pad=parent_pad,
         child_saver=child_saver,
         null_resume=null_resume,
         nested=parent_run is not None,
@@ -177,6 +192,13 @@ def make_run(
         resuming=parent_run is not None and parent_run.resuming,
         parent_sink=sink,
     )
+
+
+_COORDINATES = ("thread_id", "checkpoint_ns", "checkpoint_id", "checkpoint_map")
+
+
+def _addresses_own_checkpoint(conf: dict[str, Any]) -> bool:
+    return any(conf.get(key) not in (None, "", {}) for key in _COORDINATES)
 
 
 def stream_run(
@@ -198,7 +220,8 @@ def stream_modes(
         nested = (config or {}).get(CONF, {}).get(FG_TASK) if config else None
         outer = outer_config()
         if nested is None and outer is not None:
-            nested = outer.get(CONF, {}).get(FG_TASK)
+            own = _addresses_own_checkpoint((config or {}).get(CONF) or {})
+            nested = None if own else outer.get(CONF, {}).get(FG_TASK)
         stream_mode = "values" if nested is not None else graph.stream_mode
     if isinstance(stream_mode, str):
         modes = [stream_mode]

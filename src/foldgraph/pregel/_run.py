@@ -345,12 +345,10 @@ class Run:
                 self.snapshot = self.graph._empty
                 self._pending = {}
             self._pending = {}
-            pad = self.parent_pad
-            if pad is not None and pad.used < len(pad.resume):
-                # A subgraph that starts afresh (no checkpoint of its own) inside a resumed
-                # task: its first interrupt() takes the answer the task has not used.
-                self.null_resume.append(pad.resume[pad.used])
-                pad.used += 1
+            if self.parent_resume:
+                # A subgraph that starts afresh inside a resumed task: the first
+                # interrupt() to ask, here or below, takes the answer.
+                self.null_resume.append(self.parent_resume.pop())
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
             if START in graph.runners:  # an entrypoint has no START node
                 graph.runners[START].give_input_ids(value)
@@ -399,8 +397,8 @@ class Run:
                 self.save_writes(NULL_TASK, writes)
             if value.resume is not None:
                 self._assign_resume(value.resume)
-        elif self.parent_resume is not MISSING:
-            self._assign_resume(self.parent_resume)
+        elif self.parent_resume and self._waiting():
+            self._assign_resume(self.parent_resume.pop())
         elif self._replaying and (
             self.snapshot.metadata.get("source") not in ("update", "fork") or self._pending
         ):
@@ -445,6 +443,13 @@ class Run:
         if conf.get("checkpoint_id") and not self.ns:
             out["checkpoint_id"] = conf["checkpoint_id"]
         return {CONF: out}
+
+    def _waiting(self) -> bool:
+        """Whether a task of the loaded checkpoint waits on an interrupt."""
+        return any(
+            any(c == INTERRUPT for c, _ in writes) and not _finished(writes)
+            for writes in self._pending.values()
+        )
 
     def _assign_resume(self, resume: Any) -> None:
         """Record resume values as RESUME writes of the tasks they answer."""
