@@ -41,7 +41,11 @@ class Ids:
         if isinstance(obj, str):
             return self(obj)
         if isinstance(obj, dict):
-            return {self.plain(k): self.plain(v) for k, v in obj.items()}
+            # LangGraph also leaves its private saver entry (`__pregel_checkpointer`) in
+            # the configs of subgraph snapshots; foldgraph does not (see the README).
+            return {
+                self.plain(k): self.plain(v) for k, v in obj.items() if k != "__pregel_checkpointer"
+            }
         kind = type(obj).__name__
         if kind == "StateSnapshot":
             return {
@@ -294,6 +298,144 @@ def test_a_subgraph_called_with_its_own_thread_id_runs_on_that_thread(setting: s
     assert record_own_thread(setting) == OWN_THREAD[setting]
 
 
+# -- three levels with an interrupt at each: resume, state, history, replay, fork ------------
+
+
+def asker(tag: str) -> Any:
+    def ask(state: S) -> dict[str, Any]:
+        return {"x": [f"{tag}={interrupt(tag)}"]}
+
+    return ask
+
+
+def interrupting_levels(checkpointer: Any) -> Any:
+    """parent (p_ask -> mid) -> mid (m_ask -> leaf) -> leaf (l_ask); each node asks."""
+    leaf = (
+        StateGraph(S)
+        .add_node("l_ask", asker("l"))
+        .add_edge(START, "l_ask")
+        .compile(checkpointer=checkpointer)
+    )
+    mid = (
+        StateGraph(S)
+        .add_node("m_ask", asker("m"))
+        .add_node("leaf", leaf)
+        .add_edge(START, "m_ask")
+        .add_edge("m_ask", "leaf")
+        .compile(checkpointer=checkpointer)
+    )
+    return (
+        StateGraph(S)
+        .add_node("p_ask", asker("p"))
+        .add_node("mid", mid)
+        .add_edge(START, "p_ask")
+        .add_edge("p_ask", "mid")
+        .compile(checkpointer=InMemorySaver())
+    )
+
+
+def histories(app: Any, thread: str, ids: Ids) -> list[tuple[str, list[Any]]]:
+    """`get_state_history` of every namespace of the thread, by namespace."""
+    found: dict[str, list[Any]] = {}
+    for saved in app.checkpointer.list({"configurable": {"thread_id": thread}}):
+        found.setdefault(saved.config["configurable"]["checkpoint_ns"], []).append(saved)
+    order = sorted(found, key=lambda ns: (_strip(ns), found[ns][-1].checkpoint["ts"]))
+    out = []
+    for ns in order:
+        cfg = {"configurable": {"thread_id": thread, "checkpoint_ns": ns}}
+        out.append((_strip(ns), [ids.plain(s) for s in app.get_state_history(cfg)]))
+    return out
+
+
+def record_interrupt_at_each_level(checkpointer: Any, use_async: bool) -> dict[str, Any]:
+    app = interrupting_levels(checkpointer)
+    ids = Ids()
+    cfg = {"configurable": {"thread_id": "1"}}
+    out: dict[str, Any] = {}
+    out["outputs"] = [ids.plain(run(app, use_async, {"x": ["a"]}, cfg))]
+    out["outputs"].append(ids.plain(run(app, use_async, Command(resume=1), cfg)))
+    out["outputs"].append(ids.plain(run(app, use_async, Command(resume=2), cfg)))
+    state = app.get_state(cfg, subgraphs=True)
+    out["state at the leaf's interrupt"] = ids.plain(state)
+    mid_config = state.tasks[0].state.config
+    leaf_config = state.tasks[0].state.tasks[0].state.config
+    out["mid, read by its config"] = ids.plain(app.get_state(mid_config, subgraphs=True))
+    out["leaf, read by its config"] = ids.plain(app.get_state(leaf_config))
+    out["outputs"].append(ids.plain(run(app, use_async, Command(resume=3), cfg)))
+    out["histories"] = histories(app, "1", ids)
+    # Replay the parent from the checkpoint where mid was next: mid starts again from the
+    # checkpoint it had then, and asks again.
+    past = [s for s in app.get_state_history(cfg) if s.next == ("mid",)][-1]
+    out["replayed"] = ids.plain(run(app, use_async, None, past.config))
+    out["state after the replay"] = ids.plain(app.get_state(cfg, subgraphs=True))
+    out["histories after the replay"] = histories(app, "1", ids)
+    return out
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("checkpointer", [None, True], ids=["None", "True"])
+def test_interrupt_at_each_of_three_levels_resumed_read_and_replayed(
+    checkpointer: Any, use_async: bool
+) -> None:
+    expected = INTERRUPT_AT_EACH_LEVEL[checkpointer]
+    assert record_interrupt_at_each_level(checkpointer, use_async) == expected
+
+
+def record_fork_of_a_subgraph(checkpointer: Any, use_async: bool) -> dict[str, Any]:
+    """While the leaf waits, the mid subgraph's state is updated through its own config
+    (a fork of that namespace); resuming the parent continues from the fork."""
+    app = interrupting_levels(checkpointer)
+    ids = Ids()
+    cfg = {"configurable": {"thread_id": "1"}}
+    for value in ({"x": ["a"]}, Command(resume=1), Command(resume=2)):
+        run(app, use_async, value, cfg)
+    mid_config = app.get_state(cfg, subgraphs=True).tasks[0].state.config
+    out: dict[str, Any] = {"mid config": ids.plain(mid_config)}
+    out["update"] = ids.plain(app.update_state(mid_config, {"x": ["edited"]}))
+    out["state after the update"] = ids.plain(app.get_state(cfg, subgraphs=True))
+    out["resumed"] = ids.plain(run(app, use_async, Command(resume=3), cfg))
+    out["final state"] = ids.plain(app.get_state(cfg, subgraphs=True))
+    out["histories"] = histories(app, "1", ids)
+    return out
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("checkpointer", [None, True], ids=["None", "True"])
+def test_update_state_on_a_subgraph_config_forks_it(checkpointer: Any, use_async: bool) -> None:
+    assert record_fork_of_a_subgraph(checkpointer, use_async) == FORK_OF_A_SUBGRAPH[checkpointer]
+
+
+def record_leaf_update_and_head_resume(checkpointer: Any) -> dict[str, Any]:
+    """The leaf's state updated as its node (the interrupt answered by hand), then a
+    resume addressed at the head checkpoint by id, which keeps the answers given."""
+    app = interrupting_levels(checkpointer)
+    ids = Ids()
+    cfg = {"configurable": {"thread_id": "1"}}
+    for value in ({"x": ["a"]}, Command(resume=1), Command(resume=2)):
+        app.invoke(value, cfg)
+    state = app.get_state(cfg, subgraphs=True)
+    leaf_config = state.tasks[0].state.tasks[0].state.config
+    out: dict[str, Any] = {}
+    out["update"] = ids.plain(app.update_state(leaf_config, {"x": ["L"]}, as_node="l_ask"))
+    out["state after the update"] = ids.plain(app.get_state(cfg, subgraphs=True))
+    out["resumed"] = ids.plain(app.invoke(Command(resume=3), cfg))
+    other = interrupting_levels(checkpointer)
+    other.invoke({"x": ["a"]}, cfg)
+    other.invoke(Command(resume=1), cfg)
+    head = other.get_state(cfg).config
+    out["resumed at the head by id"] = ids.plain(other.invoke(Command(resume=2), head))
+    head = other.get_state(cfg).config
+    out["and again"] = ids.plain(other.invoke(Command(resume=3), head))
+    out["state"] = ids.plain(other.get_state(cfg, subgraphs=True))
+    return out
+
+
+@pytest.mark.parametrize("checkpointer", [None, True], ids=["None", "True"])
+def test_update_of_the_leaf_and_resume_at_the_head_by_id(checkpointer: Any) -> None:
+    expected = LEAF_UPDATE_AND_HEAD_RESUME[checkpointer]
+    assert record_leaf_update_and_head_resume(checkpointer) == expected
+
+
 # -- what LangGraph 1.2 shows for these programs ---------------------------------------------
 # Each record below is what `langgraph_records(name)` returns when this module is run
 # with the import root `foldgraph` served by LangGraph 1.2.22; its async runs show the same.
@@ -308,6 +450,12 @@ def langgraph_records(name: str) -> dict[Any, Any]:
         return {cp: record_repeated_calls(cp, False) for cp in (None, True, False)}
     if name == "OWN_THREAD":
         return {s: record_own_thread(s) for s in ("None", "True", "saver")}
+    if name == "INTERRUPT_AT_EACH_LEVEL":
+        return {cp: record_interrupt_at_each_level(cp, False) for cp in (None, True)}
+    if name == "FORK_OF_A_SUBGRAPH":
+        return {cp: record_fork_of_a_subgraph(cp, False) for cp in (None, True)}
+    if name == "LEAF_UPDATE_AND_HEAD_RESUME":
+        return {cp: record_leaf_update_and_head_resume(cp) for cp in (None, True)}
     raise KeyError(name)
 
 
@@ -1546,5 +1694,3427 @@ OWN_THREAD = {
         "own saver": [
             ("", [("loop", 0, {}, "p | branch:to:ask"), ("input", -1, {}, " | __start__")])
         ],
+    },
+}
+
+INTERRUPT_AT_EACH_LEVEL = {
+    None: {
+        "outputs": [
+            {"x": ["a"], "__interrupt__": [("Interrupt", "p", "<0>")]},
+            {"x": ["a", "p=1"], "__interrupt__": [("Interrupt", "m", "<1>")]},
+            {"x": ["a", "p=1"], "__interrupt__": [("Interrupt", "l", "<2>")]},
+            {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+        ],
+        "state at the leaf's interrupt": {
+            "values": {"x": ["a", "p=1"]},
+            "next": ("mid",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<3>"}
+            },
+            "metadata": {"source": "loop", "step": 1, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<4>"}
+            },
+            "tasks": [
+                {
+                    "id": "<5>",
+                    "name": "mid",
+                    "error": None,
+                    "interrupts": (("Interrupt", "l", "<2>"),),
+                    "state": {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<6>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<7>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<8>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": {
+                                    "values": {"x": ["a", "p=1", "m=2"]},
+                                    "next": ("l_ask",),
+                                    "config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                            "checkpoint_id": "<9>",
+                                            "checkpoint_map": {
+                                                "": "<3>",
+                                                "mid:<5>": "<6>",
+                                                "mid:<5>|leaf:<8>": "<9>",
+                                            },
+                                        }
+                                    },
+                                    "metadata": {
+                                        "source": "loop",
+                                        "step": 0,
+                                        "parents": {"": "<3>", "mid:<5>": "<6>"},
+                                    },
+                                    "parent_config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                            "checkpoint_id": "<10>",
+                                            "checkpoint_map": {
+                                                "": "<3>",
+                                                "mid:<5>": "<6>",
+                                                "mid:<5>|leaf:<8>": "<10>",
+                                            },
+                                        }
+                                    },
+                                    "tasks": [
+                                        {
+                                            "id": "<11>",
+                                            "name": "l_ask",
+                                            "error": None,
+                                            "interrupts": (("Interrupt", "l", "<2>"),),
+                                            "state": None,
+                                            "result": None,
+                                        }
+                                    ],
+                                    "interrupts": (("Interrupt", "l", "<2>"),),
+                                },
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "l", "<2>"),),
+        },
+        "mid, read by its config": {
+            "values": {"x": ["a", "p=1", "m=2"]},
+            "next": ("leaf",),
+            "config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "mid:<5>",
+                    "checkpoint_id": "<6>",
+                    "checkpoint_map": {"": "<3>", "mid:<5>": "<6>"},
+                }
+            },
+            "metadata": {"source": "loop", "step": 1, "parents": {"": "<3>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "mid:<5>",
+                    "checkpoint_id": "<7>",
+                    "checkpoint_map": {"": "<3>", "mid:<5>": "<7>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<8>",
+                    "name": "leaf",
+                    "error": None,
+                    "interrupts": (("Interrupt", "l", "<2>"),),
+                    "state": {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("l_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<9>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<9>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 0,
+                            "parents": {"": "<3>", "mid:<5>": "<6>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<10>",
+                                },
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<11>",
+                                "name": "l_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "l", "<2>"),),
+        },
+        "leaf, read by its config": {
+            "values": {"x": ["a", "p=1", "m=2"]},
+            "next": ("l_ask",),
+            "config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "mid:<5>|leaf:<8>",
+                    "checkpoint_id": "<9>",
+                    "checkpoint_map": {"": "<3>", "mid:<5>": "<6>", "mid:<5>|leaf:<8>": "<9>"},
+                }
+            },
+            "metadata": {"source": "loop", "step": 0, "parents": {"": "<3>", "mid:<5>": "<6>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "mid:<5>|leaf:<8>",
+                    "checkpoint_id": "<10>",
+                    "checkpoint_map": {"": "<3>", "mid:<5>": "<6>", "mid:<5>|leaf:<8>": "<10>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<11>",
+                    "name": "l_ask",
+                    "error": None,
+                    "interrupts": (("Interrupt", "l", "<2>"),),
+                    "state": None,
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "l", "<2>"),),
+        },
+        "histories": [
+            (
+                "",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<12>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 2, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("mid",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<4>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<5>",
+                                "name": "mid",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": {
+                                    "configurable": {"thread_id": "1", "checkpoint_ns": "mid:<5>"}
+                                },
+                                "result": {"x": ["a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": ["a"]},
+                        "next": ("p_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<4>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<13>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<14>",
+                                "name": "p_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "p", "<0>"),),
+                                "state": None,
+                                "result": {"x": ["p=1"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "p", "<0>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<13>",
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<15>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid:T",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<16>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<16>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 2, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<6>"},
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<6>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<7>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<8>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": {
+                                    "configurable": {
+                                        "thread_id": "1",
+                                        "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                    }
+                                },
+                                "result": {"x": ["a", "p=1", "m=2", "l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("m_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<7>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<17>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<17>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<18>",
+                                "name": "m_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<1>"),),
+                                "state": None,
+                                "result": {"x": ["m=2"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<1>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<17>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<17>"},
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {"": "<3>"}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<19>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid:T|leaf:T",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<20>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<20>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 1,
+                            "parents": {"": "<3>", "mid:<5>": "<6>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<9>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<9>",
+                                },
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("l_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<9>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<9>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 0,
+                            "parents": {"": "<3>", "mid:<5>": "<6>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<10>",
+                                },
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<11>",
+                                "name": "l_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": None,
+                                "result": {"x": ["l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<10>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "input",
+                            "step": -1,
+                            "parents": {"": "<3>", "mid:<5>": "<6>"},
+                        },
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<21>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1", "m=2"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+        ],
+        "replayed": {"x": ["a", "p=1"], "__interrupt__": [("Interrupt", "m", "<22>")]},
+        "state after the replay": {
+            "values": {"x": ["a", "p=1"]},
+            "next": ("mid",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<23>"}
+            },
+            "metadata": {"source": "fork", "step": 2, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<3>"}
+            },
+            "tasks": [
+                {
+                    "id": "<24>",
+                    "name": "mid",
+                    "error": None,
+                    "interrupts": (("Interrupt", "m", "<22>"),),
+                    "state": {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("m_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<24>",
+                                "checkpoint_id": "<25>",
+                                "checkpoint_map": {"": "<23>", "mid:<24>": "<25>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {"": "<23>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<24>",
+                                "checkpoint_id": "<26>",
+                                "checkpoint_map": {"": "<23>", "mid:<24>": "<26>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<27>",
+                                "name": "m_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<22>"),),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<22>"),),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "m", "<22>"),),
+        },
+        "histories after the replay": [
+            (
+                "",
+                [
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("mid",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<23>",
+                            }
+                        },
+                        "metadata": {"source": "fork", "step": 2, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<24>",
+                                "name": "mid",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<22>"),),
+                                "state": {
+                                    "configurable": {"thread_id": "1", "checkpoint_ns": "mid:<24>"}
+                                },
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<22>"),),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<12>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 2, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("mid",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<4>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<5>",
+                                "name": "mid",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": {
+                                    "configurable": {"thread_id": "1", "checkpoint_ns": "mid:<5>"}
+                                },
+                                "result": {"x": ["a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": ["a"]},
+                        "next": ("p_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<4>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<13>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<14>",
+                                "name": "p_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "p", "<0>"),),
+                                "state": None,
+                                "result": {"x": ["p=1"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "p", "<0>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<13>",
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<15>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid:T",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<16>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<16>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 2, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<6>"},
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<6>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<7>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<8>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": {
+                                    "configurable": {
+                                        "thread_id": "1",
+                                        "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                    }
+                                },
+                                "result": {"x": ["a", "p=1", "m=2", "l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("m_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<7>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<17>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<17>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<18>",
+                                "name": "m_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<1>"),),
+                                "state": None,
+                                "result": {"x": ["m=2"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<1>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>",
+                                "checkpoint_id": "<17>",
+                                "checkpoint_map": {"": "<3>", "mid:<5>": "<17>"},
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {"": "<3>"}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<19>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid:T",
+                [
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("m_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<24>",
+                                "checkpoint_id": "<25>",
+                                "checkpoint_map": {"": "<23>", "mid:<24>": "<25>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {"": "<23>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<24>",
+                                "checkpoint_id": "<26>",
+                                "checkpoint_map": {"": "<23>", "mid:<24>": "<26>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<27>",
+                                "name": "m_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<22>"),),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<22>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<24>",
+                                "checkpoint_id": "<26>",
+                                "checkpoint_map": {"": "<23>", "mid:<24>": "<26>"},
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {"": "<23>"}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<28>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid:T|leaf:T",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<20>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<20>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 1,
+                            "parents": {"": "<3>", "mid:<5>": "<6>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<9>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<9>",
+                                },
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("l_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<9>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<9>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 0,
+                            "parents": {"": "<3>", "mid:<5>": "<6>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<10>",
+                                },
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<11>",
+                                "name": "l_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": None,
+                                "result": {"x": ["l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<5>|leaf:<8>",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {
+                                    "": "<3>",
+                                    "mid:<5>": "<6>",
+                                    "mid:<5>|leaf:<8>": "<10>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "input",
+                            "step": -1,
+                            "parents": {"": "<3>", "mid:<5>": "<6>"},
+                        },
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<21>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1", "m=2"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+        ],
+    },
+    True: {
+        "outputs": [
+            {"x": ["a"], "__interrupt__": [("Interrupt", "p", "<0>")]},
+            {"x": ["a", "p=1"], "__interrupt__": [("Interrupt", "m", "<1>")]},
+            {"x": ["a", "p=1"], "__interrupt__": [("Interrupt", "l", "<2>")]},
+            {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+        ],
+        "state at the leaf's interrupt": {
+            "values": {"x": ["a", "p=1"]},
+            "next": ("mid",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<3>"}
+            },
+            "metadata": {"source": "loop", "step": 1, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<4>"}
+            },
+            "tasks": [
+                {
+                    "id": "<5>",
+                    "name": "mid",
+                    "error": None,
+                    "interrupts": (("Interrupt", "l", "<2>"),),
+                    "state": {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid": "<7>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<8>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": {
+                                    "values": {"x": ["a", "p=1", "m=2"]},
+                                    "next": ("l_ask",),
+                                    "config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid|leaf",
+                                            "checkpoint_id": "<9>",
+                                            "checkpoint_map": {
+                                                "": "<3>",
+                                                "mid": "<6>",
+                                                "mid|leaf": "<9>",
+                                            },
+                                        }
+                                    },
+                                    "metadata": {
+                                        "source": "loop",
+                                        "step": 0,
+                                        "parents": {"": "<3>", "mid": "<6>"},
+                                    },
+                                    "parent_config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid|leaf",
+                                            "checkpoint_id": "<10>",
+                                            "checkpoint_map": {
+                                                "": "<3>",
+                                                "mid": "<6>",
+                                                "mid|leaf": "<10>",
+                                            },
+                                        }
+                                    },
+                                    "tasks": [
+                                        {
+                                            "id": "<11>",
+                                            "name": "l_ask",
+                                            "error": None,
+                                            "interrupts": (("Interrupt", "l", "<2>"),),
+                                            "state": None,
+                                            "result": None,
+                                        }
+                                    ],
+                                    "interrupts": (("Interrupt", "l", "<2>"),),
+                                },
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "l", "<2>"),),
+        },
+        "mid, read by its config": {
+            "values": {"x": ["a", "p=1", "m=2"]},
+            "next": ("leaf",),
+            "config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "mid",
+                    "checkpoint_id": "<6>",
+                    "checkpoint_map": {"": "<3>", "mid": "<6>"},
+                }
+            },
+            "metadata": {"source": "loop", "step": 1, "parents": {"": "<3>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "mid",
+                    "checkpoint_id": "<7>",
+                    "checkpoint_map": {"": "<3>", "mid": "<7>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<8>",
+                    "name": "leaf",
+                    "error": None,
+                    "interrupts": (("Interrupt", "l", "<2>"),),
+                    "state": {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("l_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<9>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<9>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 0,
+                            "parents": {"": "<3>", "mid": "<6>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<10>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<11>",
+                                "name": "l_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "l", "<2>"),),
+        },
+        "leaf, read by its config": {
+            "values": {"x": ["a", "p=1", "m=2"]},
+            "next": ("l_ask",),
+            "config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "mid|leaf",
+                    "checkpoint_id": "<9>",
+                    "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<9>"},
+                }
+            },
+            "metadata": {"source": "loop", "step": 0, "parents": {"": "<3>", "mid": "<6>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "mid|leaf",
+                    "checkpoint_id": "<10>",
+                    "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<10>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<11>",
+                    "name": "l_ask",
+                    "error": None,
+                    "interrupts": (("Interrupt", "l", "<2>"),),
+                    "state": None,
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "l", "<2>"),),
+        },
+        "histories": [
+            (
+                "",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<12>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 2, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("mid",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<4>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<5>",
+                                "name": "mid",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": {
+                                    "configurable": {"thread_id": "1", "checkpoint_ns": "mid:<5>"}
+                                },
+                                "result": {"x": ["a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": ["a"]},
+                        "next": ("p_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<4>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<13>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<14>",
+                                "name": "p_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "p", "<0>"),),
+                                "state": None,
+                                "result": {"x": ["p=1"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "p", "<0>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<13>",
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<15>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<16>",
+                                "checkpoint_map": {"": "<3>", "mid": "<16>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 2, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>"},
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid": "<7>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<8>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": {
+                                    "configurable": {
+                                        "thread_id": "1",
+                                        "checkpoint_ns": "mid|leaf:<8>",
+                                    }
+                                },
+                                "result": {"x": ["a", "p=1", "m=2", "l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("m_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid": "<7>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<17>",
+                                "checkpoint_map": {"": "<3>", "mid": "<17>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<18>",
+                                "name": "m_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<1>"),),
+                                "state": None,
+                                "result": {"x": ["m=2"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<1>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<17>",
+                                "checkpoint_map": {"": "<3>", "mid": "<17>"},
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {"": "<3>"}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<19>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid|leaf",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<20>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<20>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 1,
+                            "parents": {"": "<3>", "mid": "<6>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<9>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<9>"},
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("l_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<9>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<9>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 0,
+                            "parents": {"": "<3>", "mid": "<6>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<10>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<11>",
+                                "name": "l_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": None,
+                                "result": {"x": ["l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<10>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "input",
+                            "step": -1,
+                            "parents": {"": "<3>", "mid": "<6>"},
+                        },
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<21>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1", "m=2"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+        ],
+        "replayed": {"x": ["a", "p=1"], "__interrupt__": [("Interrupt", "m", "<22>")]},
+        "state after the replay": {
+            "values": {"x": ["a", "p=1"]},
+            "next": ("mid",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<23>"}
+            },
+            "metadata": {"source": "fork", "step": 2, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<3>"}
+            },
+            "tasks": [
+                {
+                    "id": "<24>",
+                    "name": "mid",
+                    "error": None,
+                    "interrupts": (("Interrupt", "m", "<22>"),),
+                    "state": {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("m_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<25>",
+                                "checkpoint_map": {"": "<23>", "mid": "<25>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {"": "<23>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<26>",
+                                "checkpoint_map": {"": "<23>", "mid": "<26>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<27>",
+                                "name": "m_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<22>"),),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<22>"),),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "m", "<22>"),),
+        },
+        "histories after the replay": [
+            (
+                "",
+                [
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("mid",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<23>",
+                            }
+                        },
+                        "metadata": {"source": "fork", "step": 2, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<24>",
+                                "name": "mid",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<22>"),),
+                                "state": {
+                                    "configurable": {"thread_id": "1", "checkpoint_ns": "mid:<24>"}
+                                },
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<22>"),),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<12>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 2, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("mid",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<4>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<5>",
+                                "name": "mid",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": {
+                                    "configurable": {"thread_id": "1", "checkpoint_ns": "mid:<5>"}
+                                },
+                                "result": {"x": ["a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": ["a"]},
+                        "next": ("p_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<4>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<13>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<14>",
+                                "name": "p_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "p", "<0>"),),
+                                "state": None,
+                                "result": {"x": ["p=1"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "p", "<0>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<13>",
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<15>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid",
+                [
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("m_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<25>",
+                                "checkpoint_map": {"": "<23>", "mid": "<25>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {"": "<23>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<26>",
+                                "checkpoint_map": {"": "<23>", "mid": "<26>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<27>",
+                                "name": "m_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<22>"),),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<22>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<26>",
+                                "checkpoint_map": {"": "<23>", "mid": "<26>"},
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {"": "<23>"}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<28>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<16>",
+                                "checkpoint_map": {"": "<3>", "mid": "<16>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 2, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>"},
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid": "<7>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<8>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": {
+                                    "configurable": {
+                                        "thread_id": "1",
+                                        "checkpoint_ns": "mid|leaf:<8>",
+                                    }
+                                },
+                                "result": {"x": ["a", "p=1", "m=2", "l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("m_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid": "<7>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<17>",
+                                "checkpoint_map": {"": "<3>", "mid": "<17>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<18>",
+                                "name": "m_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<1>"),),
+                                "state": None,
+                                "result": {"x": ["m=2"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<1>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<17>",
+                                "checkpoint_map": {"": "<3>", "mid": "<17>"},
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {"": "<3>"}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<19>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid|leaf",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<20>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<20>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 1,
+                            "parents": {"": "<3>", "mid": "<6>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<9>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<9>"},
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("l_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<9>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<9>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 0,
+                            "parents": {"": "<3>", "mid": "<6>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<10>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<11>",
+                                "name": "l_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<2>"),),
+                                "state": None,
+                                "result": {"x": ["l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<2>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {"": "<3>", "mid": "<6>", "mid|leaf": "<10>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "input",
+                            "step": -1,
+                            "parents": {"": "<3>", "mid": "<6>"},
+                        },
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<21>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1", "m=2"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+        ],
+    },
+}
+
+FORK_OF_A_SUBGRAPH = {
+    None: {
+        "mid config": {
+            "configurable": {
+                "thread_id": "1",
+                "checkpoint_ns": "mid:<0>",
+                "checkpoint_id": "<1>",
+                "checkpoint_map": {"": "<2>", "mid:<0>": "<1>"},
+            }
+        },
+        "update": {
+            "configurable": {
+                "thread_id": "1",
+                "checkpoint_ns": "mid:<0>",
+                "checkpoint_id": "<3>",
+                "checkpoint_map": {"": "<2>", "mid:<0>": "<3>"},
+            }
+        },
+        "state after the update": {
+            "values": {"x": ["a", "p=1"]},
+            "next": ("mid",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<2>"}
+            },
+            "metadata": {"source": "loop", "step": 1, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<4>"}
+            },
+            "tasks": [
+                {
+                    "id": "<0>",
+                    "name": "mid",
+                    "error": None,
+                    "interrupts": (("Interrupt", "l", "<5>"),),
+                    "state": {
+                        "values": {"x": ["a", "p=1", "m=2", "edited"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<3>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<3>"},
+                            }
+                        },
+                        "metadata": {"source": "update", "step": 2, "parents": {"": "<2>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<1>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<1>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<6>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (),
+                                "state": {
+                                    "values": {},
+                                    "next": (),
+                                    "config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid:<0>|leaf:<6>",
+                                        }
+                                    },
+                                    "metadata": None,
+                                    "parent_config": None,
+                                    "tasks": [],
+                                    "interrupts": (),
+                                },
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "l", "<5>"),),
+        },
+        "resumed": {
+            "x": ["a", "p=1", "a", "p=1", "m=2", "edited", "a", "p=1", "m=2", "edited", "l=3"]
+        },
+        "final state": {
+            "values": {
+                "x": ["a", "p=1", "a", "p=1", "m=2", "edited", "a", "p=1", "m=2", "edited", "l=3"]
+            },
+            "next": (),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<7>"}
+            },
+            "metadata": {"source": "loop", "step": 2, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<2>"}
+            },
+            "tasks": [],
+            "interrupts": (),
+        },
+        "histories": [
+            (
+                "",
+                [
+                    {
+                        "values": {
+                            "x": [
+                                "a",
+                                "p=1",
+                                "a",
+                                "p=1",
+                                "m=2",
+                                "edited",
+                                "a",
+                                "p=1",
+                                "m=2",
+                                "edited",
+                                "l=3",
+                            ]
+                        },
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<7>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 2, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<2>",
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("mid",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<2>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<4>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<0>",
+                                "name": "mid",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<5>"),),
+                                "state": {
+                                    "configurable": {"thread_id": "1", "checkpoint_ns": "mid:<0>"}
+                                },
+                                "result": {
+                                    "x": [
+                                        "a",
+                                        "p=1",
+                                        "m=2",
+                                        "edited",
+                                        "a",
+                                        "p=1",
+                                        "m=2",
+                                        "edited",
+                                        "l=3",
+                                    ]
+                                },
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<5>"),),
+                    },
+                    {
+                        "values": {"x": ["a"]},
+                        "next": ("p_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<4>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<8>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<9>",
+                                "name": "p_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "p", "<10>"),),
+                                "state": None,
+                                "result": {"x": ["p=1"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "p", "<10>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<8>",
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<11>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid:T",
+                [
+                    {
+                        "values": {
+                            "x": ["a", "p=1", "m=2", "edited", "a", "p=1", "m=2", "edited", "l=3"]
+                        },
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<12>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<12>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 3, "parents": {"": "<2>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<3>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<3>"},
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "edited"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<3>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<3>"},
+                            }
+                        },
+                        "metadata": {"source": "update", "step": 2, "parents": {"": "<2>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<1>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<1>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<6>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (),
+                                "state": {
+                                    "configurable": {
+                                        "thread_id": "1",
+                                        "checkpoint_ns": "mid:<0>|leaf:<6>",
+                                    }
+                                },
+                                "result": {"x": ["a", "p=1", "m=2", "edited", "l=3"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<1>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<1>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<2>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<13>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<13>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<14>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<5>"),),
+                                "state": {
+                                    "configurable": {
+                                        "thread_id": "1",
+                                        "checkpoint_ns": "mid:<0>|leaf:<14>",
+                                    }
+                                },
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<5>"),),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("m_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<13>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<13>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {"": "<2>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<15>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<15>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<16>",
+                                "name": "m_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<17>"),),
+                                "state": None,
+                                "result": {"x": ["m=2"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<17>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<15>",
+                                "checkpoint_map": {"": "<2>", "mid:<0>": "<15>"},
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {"": "<2>"}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<18>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid:T|leaf:T",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("l_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>|leaf:<14>",
+                                "checkpoint_id": "<19>",
+                                "checkpoint_map": {
+                                    "": "<2>",
+                                    "mid:<0>": "<1>",
+                                    "mid:<0>|leaf:<14>": "<19>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 0,
+                            "parents": {"": "<2>", "mid:<0>": "<1>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>|leaf:<14>",
+                                "checkpoint_id": "<20>",
+                                "checkpoint_map": {
+                                    "": "<2>",
+                                    "mid:<0>": "<1>",
+                                    "mid:<0>|leaf:<14>": "<20>",
+                                },
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<21>",
+                                "name": "l_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<5>"),),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<5>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>|leaf:<14>",
+                                "checkpoint_id": "<20>",
+                                "checkpoint_map": {
+                                    "": "<2>",
+                                    "mid:<0>": "<1>",
+                                    "mid:<0>|leaf:<14>": "<20>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "input",
+                            "step": -1,
+                            "parents": {"": "<2>", "mid:<0>": "<1>"},
+                        },
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<22>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1", "m=2"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid:T|leaf:T",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "edited", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>|leaf:<6>",
+                                "checkpoint_id": "<23>",
+                                "checkpoint_map": {
+                                    "": "<2>",
+                                    "mid:<0>": "<3>",
+                                    "mid:<0>|leaf:<6>": "<23>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 1,
+                            "parents": {"": "<2>", "mid:<0>": "<3>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>|leaf:<6>",
+                                "checkpoint_id": "<24>",
+                                "checkpoint_map": {
+                                    "": "<2>",
+                                    "mid:<0>": "<3>",
+                                    "mid:<0>|leaf:<6>": "<24>",
+                                },
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "edited"]},
+                        "next": ("l_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>|leaf:<6>",
+                                "checkpoint_id": "<24>",
+                                "checkpoint_map": {
+                                    "": "<2>",
+                                    "mid:<0>": "<3>",
+                                    "mid:<0>|leaf:<6>": "<24>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 0,
+                            "parents": {"": "<2>", "mid:<0>": "<3>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>|leaf:<6>",
+                                "checkpoint_id": "<25>",
+                                "checkpoint_map": {
+                                    "": "<2>",
+                                    "mid:<0>": "<3>",
+                                    "mid:<0>|leaf:<6>": "<25>",
+                                },
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<26>",
+                                "name": "l_ask",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["l=3"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>|leaf:<6>",
+                                "checkpoint_id": "<25>",
+                                "checkpoint_map": {
+                                    "": "<2>",
+                                    "mid:<0>": "<3>",
+                                    "mid:<0>|leaf:<6>": "<25>",
+                                },
+                            }
+                        },
+                        "metadata": {
+                            "source": "input",
+                            "step": -1,
+                            "parents": {"": "<2>", "mid:<0>": "<3>"},
+                        },
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<27>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1", "m=2", "edited"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+        ],
+    },
+    True: {
+        "mid config": {
+            "configurable": {
+                "thread_id": "1",
+                "checkpoint_ns": "mid",
+                "checkpoint_id": "<0>",
+                "checkpoint_map": {"": "<1>", "mid": "<0>"},
+            }
+        },
+        "update": {
+            "configurable": {
+                "thread_id": "1",
+                "checkpoint_ns": "mid",
+                "checkpoint_id": "<2>",
+                "checkpoint_map": {"": "<1>", "mid": "<2>"},
+            }
+        },
+        "state after the update": {
+            "values": {"x": ["a", "p=1"]},
+            "next": ("mid",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<1>"}
+            },
+            "metadata": {"source": "loop", "step": 1, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<3>"}
+            },
+            "tasks": [
+                {
+                    "id": "<4>",
+                    "name": "mid",
+                    "error": None,
+                    "interrupts": (("Interrupt", "l", "<5>"),),
+                    "state": {
+                        "values": {"x": ["a", "p=1", "m=2", "edited"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<2>",
+                                "checkpoint_map": {"": "<1>", "mid": "<2>"},
+                            }
+                        },
+                        "metadata": {"source": "update", "step": 2, "parents": {"": "<1>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<0>",
+                                "checkpoint_map": {"": "<1>", "mid": "<0>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<6>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (),
+                                "state": {
+                                    "values": {"x": ["a", "p=1", "m=2"]},
+                                    "next": ("l_ask",),
+                                    "config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid|leaf",
+                                            "checkpoint_id": "<7>",
+                                            "checkpoint_map": {
+                                                "": "<1>",
+                                                "mid": "<0>",
+                                                "mid|leaf": "<7>",
+                                            },
+                                        }
+                                    },
+                                    "metadata": {
+                                        "source": "loop",
+                                        "step": 0,
+                                        "parents": {"": "<1>", "mid": "<0>"},
+                                    },
+                                    "parent_config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid|leaf",
+                                            "checkpoint_id": "<8>",
+                                            "checkpoint_map": {
+                                                "": "<1>",
+                                                "mid": "<0>",
+                                                "mid|leaf": "<8>",
+                                            },
+                                        }
+                                    },
+                                    "tasks": [
+                                        {
+                                            "id": "<9>",
+                                            "name": "l_ask",
+                                            "error": None,
+                                            "interrupts": (("Interrupt", "l", "<5>"),),
+                                            "state": None,
+                                            "result": None,
+                                        }
+                                    ],
+                                    "interrupts": (("Interrupt", "l", "<5>"),),
+                                },
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "l", "<5>"),),
+        },
+        "resumed": {"x": ["a", "p=1", "a", "p=1", "m=2", "edited", "a", "p=1", "m=2", "l=3"]},
+        "final state": {
+            "values": {"x": ["a", "p=1", "a", "p=1", "m=2", "edited", "a", "p=1", "m=2", "l=3"]},
+            "next": (),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<10>"}
+            },
+            "metadata": {"source": "loop", "step": 2, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<1>"}
+            },
+            "tasks": [],
+            "interrupts": (),
+        },
+        "histories": [
+            (
+                "",
+                [
+                    {
+                        "values": {
+                            "x": ["a", "p=1", "a", "p=1", "m=2", "edited", "a", "p=1", "m=2", "l=3"]
+                        },
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<10>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 2, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<1>",
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("mid",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<1>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<4>",
+                                "name": "mid",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<5>"),),
+                                "state": {
+                                    "configurable": {"thread_id": "1", "checkpoint_ns": "mid:<4>"}
+                                },
+                                "result": {
+                                    "x": ["a", "p=1", "m=2", "edited", "a", "p=1", "m=2", "l=3"]
+                                },
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<5>"),),
+                    },
+                    {
+                        "values": {"x": ["a"]},
+                        "next": ("p_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<3>",
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<11>",
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<12>",
+                                "name": "p_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "p", "<13>"),),
+                                "state": None,
+                                "result": {"x": ["p=1"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "p", "<13>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "",
+                                "checkpoint_id": "<11>",
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<14>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "edited", "a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<15>",
+                                "checkpoint_map": {"": "<1>", "mid": "<15>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 3, "parents": {"": "<1>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<2>",
+                                "checkpoint_map": {"": "<1>", "mid": "<2>"},
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "edited"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<2>",
+                                "checkpoint_map": {"": "<1>", "mid": "<2>"},
+                            }
+                        },
+                        "metadata": {"source": "update", "step": 2, "parents": {"": "<1>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<0>",
+                                "checkpoint_map": {"": "<1>", "mid": "<0>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<6>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (),
+                                "state": {
+                                    "configurable": {
+                                        "thread_id": "1",
+                                        "checkpoint_ns": "mid|leaf:<6>",
+                                    }
+                                },
+                                "result": {"x": ["a", "p=1", "m=2", "l=3"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<0>",
+                                "checkpoint_map": {"": "<1>", "mid": "<0>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<1>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<16>",
+                                "checkpoint_map": {"": "<1>", "mid": "<16>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<17>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<5>"),),
+                                "state": {
+                                    "configurable": {
+                                        "thread_id": "1",
+                                        "checkpoint_ns": "mid|leaf:<17>",
+                                    }
+                                },
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<5>"),),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1"]},
+                        "next": ("m_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<16>",
+                                "checkpoint_map": {"": "<1>", "mid": "<16>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 0, "parents": {"": "<1>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<18>",
+                                "checkpoint_map": {"": "<1>", "mid": "<18>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<19>",
+                                "name": "m_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "m", "<20>"),),
+                                "state": None,
+                                "result": {"x": ["m=2"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "m", "<20>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<18>",
+                                "checkpoint_map": {"": "<1>", "mid": "<18>"},
+                            }
+                        },
+                        "metadata": {"source": "input", "step": -1, "parents": {"": "<1>"}},
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<21>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+            (
+                "mid|leaf",
+                [
+                    {
+                        "values": {"x": ["a", "p=1", "m=2", "l=3"]},
+                        "next": (),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<22>",
+                                "checkpoint_map": {"": "<1>", "mid": "<2>", "mid|leaf": "<22>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 1,
+                            "parents": {"": "<1>", "mid": "<2>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<1>", "mid": "<2>", "mid|leaf": "<7>"},
+                            }
+                        },
+                        "tasks": [],
+                        "interrupts": (),
+                    },
+                    {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("l_ask",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<1>", "mid": "<0>", "mid|leaf": "<7>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 0,
+                            "parents": {"": "<1>", "mid": "<0>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<8>",
+                                "checkpoint_map": {"": "<1>", "mid": "<0>", "mid|leaf": "<8>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<9>",
+                                "name": "l_ask",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<5>"),),
+                                "state": None,
+                                "result": {"x": ["l=3"]},
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<5>"),),
+                    },
+                    {
+                        "values": {"x": []},
+                        "next": ("__start__",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid|leaf",
+                                "checkpoint_id": "<8>",
+                                "checkpoint_map": {"": "<1>", "mid": "<0>", "mid|leaf": "<8>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "input",
+                            "step": -1,
+                            "parents": {"": "<1>", "mid": "<0>"},
+                        },
+                        "parent_config": None,
+                        "tasks": [
+                            {
+                                "id": "<23>",
+                                "name": "__start__",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": {"x": ["a", "p=1", "m=2"]},
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                ],
+            ),
+        ],
+    },
+}
+
+LEAF_UPDATE_AND_HEAD_RESUME = {
+    None: {
+        "update": {
+            "configurable": {
+                "thread_id": "1",
+                "checkpoint_ns": "mid:<0>|leaf:<1>",
+                "checkpoint_id": "<2>",
+                "checkpoint_map": {"": "<3>", "mid:<0>": "<4>", "mid:<0>|leaf:<1>": "<2>"},
+            }
+        },
+        "state after the update": {
+            "values": {"x": ["a", "p=1"]},
+            "next": ("mid",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<3>"}
+            },
+            "metadata": {"source": "loop", "step": 1, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<5>"}
+            },
+            "tasks": [
+                {
+                    "id": "<0>",
+                    "name": "mid",
+                    "error": None,
+                    "interrupts": (("Interrupt", "l", "<6>"),),
+                    "state": {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<4>",
+                                "checkpoint_map": {"": "<3>", "mid:<0>": "<4>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<3>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid:<0>",
+                                "checkpoint_id": "<7>",
+                                "checkpoint_map": {"": "<3>", "mid:<0>": "<7>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<1>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<6>"),),
+                                "state": {
+                                    "values": {"x": ["a", "p=1", "m=2", "L"]},
+                                    "next": (),
+                                    "config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid:<0>|leaf:<1>",
+                                            "checkpoint_id": "<2>",
+                                            "checkpoint_map": {
+                                                "": "<3>",
+                                                "mid:<0>": "<4>",
+                                                "mid:<0>|leaf:<1>": "<2>",
+                                            },
+                                        }
+                                    },
+                                    "metadata": {
+                                        "source": "update",
+                                        "step": 1,
+                                        "parents": {"": "<3>", "mid:<0>": "<4>"},
+                                    },
+                                    "parent_config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid:<0>|leaf:<1>",
+                                            "checkpoint_id": "<8>",
+                                            "checkpoint_map": {
+                                                "": "<3>",
+                                                "mid:<0>": "<4>",
+                                                "mid:<0>|leaf:<1>": "<8>",
+                                            },
+                                        }
+                                    },
+                                    "tasks": [],
+                                    "interrupts": (),
+                                },
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<6>"),),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "l", "<6>"),),
+        },
+        "resumed": {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "L"]},
+        "resumed at the head by id": {
+            "x": ["a", "p=1"],
+            "__interrupt__": [("Interrupt", "l", "<9>")],
+        },
+        "and again": {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+        "state": {
+            "values": {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+            "next": (),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<10>"}
+            },
+            "metadata": {"source": "loop", "step": 2, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<11>"}
+            },
+            "tasks": [],
+            "interrupts": (),
+        },
+    },
+    True: {
+        "update": {
+            "configurable": {
+                "thread_id": "1",
+                "checkpoint_ns": "mid|leaf",
+                "checkpoint_id": "<0>",
+                "checkpoint_map": {"": "<1>", "mid": "<2>", "mid|leaf": "<0>"},
+            }
+        },
+        "state after the update": {
+            "values": {"x": ["a", "p=1"]},
+            "next": ("mid",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<1>"}
+            },
+            "metadata": {"source": "loop", "step": 1, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<3>"}
+            },
+            "tasks": [
+                {
+                    "id": "<4>",
+                    "name": "mid",
+                    "error": None,
+                    "interrupts": (("Interrupt", "l", "<5>"),),
+                    "state": {
+                        "values": {"x": ["a", "p=1", "m=2"]},
+                        "next": ("leaf",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<2>",
+                                "checkpoint_map": {"": "<1>", "mid": "<2>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<1>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "mid",
+                                "checkpoint_id": "<6>",
+                                "checkpoint_map": {"": "<1>", "mid": "<6>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<7>",
+                                "name": "leaf",
+                                "error": None,
+                                "interrupts": (("Interrupt", "l", "<5>"),),
+                                "state": {
+                                    "values": {"x": ["a", "p=1", "m=2", "L"]},
+                                    "next": (),
+                                    "config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid|leaf",
+                                            "checkpoint_id": "<0>",
+                                            "checkpoint_map": {
+                                                "": "<1>",
+                                                "mid": "<2>",
+                                                "mid|leaf": "<0>",
+                                            },
+                                        }
+                                    },
+                                    "metadata": {
+                                        "source": "update",
+                                        "step": 1,
+                                        "parents": {"": "<1>", "mid": "<2>"},
+                                    },
+                                    "parent_config": {
+                                        "configurable": {
+                                            "thread_id": "1",
+                                            "checkpoint_ns": "mid|leaf",
+                                            "checkpoint_id": "<8>",
+                                            "checkpoint_map": {
+                                                "": "<1>",
+                                                "mid": "<2>",
+                                                "mid|leaf": "<8>",
+                                            },
+                                        }
+                                    },
+                                    "tasks": [],
+                                    "interrupts": (),
+                                },
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (("Interrupt", "l", "<5>"),),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (("Interrupt", "l", "<5>"),),
+        },
+        "resumed": {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "L"]},
+        "resumed at the head by id": {
+            "x": ["a", "p=1"],
+            "__interrupt__": [("Interrupt", "l", "<9>")],
+        },
+        "and again": {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+        "state": {
+            "values": {"x": ["a", "p=1", "a", "p=1", "m=2", "a", "p=1", "m=2", "l=3"]},
+            "next": (),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<10>"}
+            },
+            "metadata": {"source": "loop", "step": 2, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<11>"}
+            },
+            "tasks": [],
+            "interrupts": (),
+        },
     },
 }

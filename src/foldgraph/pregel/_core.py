@@ -300,6 +300,17 @@ class GraphCore:
                             subgraphs=True,
                             saver=saver,
                         )
+                    else:  # the subgraph has not saved yet: an empty snapshot, as LangGraph
+                        state = StateSnapshot(
+                            values={},
+                            next=(),
+                            config=own,
+                            metadata=None,
+                            created_at=None,
+                            parent_config=None,
+                            tasks=(),
+                            interrupts=(),
+                        )
             pregel_tasks.append(
                 PregelTask(
                     id=t.id,

@@ -134,6 +134,9 @@ def make_run(
             if pad.child_resume is None:
                 pad.child_resume = [answer]
             parent_resume = pad.child_resume
+        elif parent_run.parent_resume:
+            # Not taken by the graph above (nothing waited there): passed further down.
+            parent_resume = parent_run.parent_resume
         # One answer given without an id is taken once, by the first interrupt() to
         # ask at any depth (LangGraph's null resume).
         null_resume = parent_run.null_resume
@@ -190,6 +193,7 @@ def make_run(
         nested=parent_run is not None,
         stateful_child=stateful_child,
         resuming=parent_run is not None and parent_run.resuming,
+        replay=parent_run.replay if parent_run is not None else None,
         parent_sink=sink,
     )
 

@@ -45,6 +45,7 @@ from foldgraph.pregel._protocol import (
     Results,
     TaskResult,
 )
+from foldgraph.pregel._replay_state import ReplayState
 from foldgraph.types import Command, Interrupt
 
 __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
@@ -88,6 +89,9 @@ class Run:
     parent_resume: Any = MISSING
     parent_pad: Any = None
     child_saver: Any = None
+    replay: Any = None
+    """The `ReplayState` of the replaying run this one is part of, if any."""
+    _replay_loaded: bool = False
     """The saver graphs nested in this run's tasks save with (LangGraph's lent saver)."""
     """The interrupt scratchpad of the parent task that started this nested run."""
     nested: bool = False
@@ -329,7 +333,12 @@ class Run:
         self._loaded_step = self.snapshot.step
         value = self.input
         self._saved_from = self.snapshot.id or None
-        if self.nested and loaded and (not self.stateful_child or self.resuming):
+        if (
+            self.nested
+            and loaded
+            and not self._replay_loaded
+            and (not self.stateful_child or self.resuming)
+        ):
             # The parent re-runs this subgraph's task after an interrupt or failure:
             # continue the subgraph where it stopped instead of starting again. A
             # subgraph with its own memory (checkpointer=True) is loaded on every call,
@@ -338,6 +347,8 @@ class Run:
         is_resume = value is None or isinstance(value, Command)
         if not self.nested:
             self.resuming = is_resume and loaded and bool(self.snapshot.versions)
+            if self._replaying:
+                self.replay = ReplayState(self._replay_point())
         if is_resume and loaded:
             self.resumed_from = self.snapshot.id
         if not is_resume:
@@ -415,11 +426,27 @@ class Run:
             yield from emit.values(graph, self.ns, self.snapshot, force=True)
         return True
 
+    def _replay_point(self) -> str:
+        """The checkpoint subgraphs replay from: the one replayed, or for an update or
+        fork, the checkpoint it branched off (its subgraphs' checkpoints precede that)."""
+        snapshot = self.snapshot
+        if snapshot.metadata.get("source") in ("update", "fork") and snapshot.parent_id:
+            return snapshot.parent_id
+        return snapshot.id
+
     def _load(self) -> bool:
         if self.checkpointer is None:
             self.snapshot = self.graph._empty
             return False
-        saved = self.checkpointer._stored_tuple(self._load_config())
+        replay = self.replay
+        if self.nested and replay is not None and replay.first_visit(self.checkpoint_ns):
+            # The parent replays a past checkpoint: start from the one this subgraph had
+            # then, with the input given anew (not resumed).
+            saved = replay.checkpoint_before(self.checkpointer, self._load_config())
+            self.resuming = False
+            self._replay_loaded = True
+        else:
+            saved = self.checkpointer._stored_tuple(self._load_config())
         if saved is None:
             self.snapshot = self.graph._empty
             return False

@@ -306,7 +306,11 @@ def _put(
     from foldgraph.checkpoint.base import get_checkpoint_metadata
     from foldgraph.checkpoint.base.id import uuid6
 
-    metadata = get_checkpoint_metadata(config, {"source": source, "step": new.step, "parents": {}})
+    # A subgraph's checkpoint keeps the parents of the one it updates (as LangGraph).
+    parents = dict((new.metadata or {}).get("parents") or {})
+    metadata = get_checkpoint_metadata(
+        config, {"source": source, "step": new.step, "parents": parents}
+    )
     new = attrs.evolve(
         new, id=str(uuid6()), parent_id=parent_id, metadata=metadata, created_at=now_iso()
     )
@@ -320,6 +324,12 @@ def _put(
     if parent_id and recorded:
         # Kept so that verify_replay can re-fold this checkpoint from its parent.
         saver.put_writes(put_config, recorded, VIA + new.id)
+    if parents:
+        conf = current[CONF]
+        current = {
+            **current,
+            CONF: {**conf, "checkpoint_map": {**parents, ns: conf["checkpoint_id"]}},
+        }
     return new, current
 
 
