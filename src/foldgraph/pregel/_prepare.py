@@ -134,9 +134,6 @@ def make_run(
             if pad.child_resume is None:
                 pad.child_resume = [answer]
             parent_resume = pad.child_resume
-        elif parent_run.parent_resume:
-            # Not taken by the graph above (nothing waited there): passed further down.
-            parent_resume = parent_run.parent_resume
         # One answer given without an id is taken once, by the first interrupt() to
         # ask at any depth (LangGraph's null resume).
         null_resume = parent_run.null_resume

@@ -16,7 +16,6 @@ from typing import Any
 import attrs
 
 from foldgraph._context import interrupt_id
-from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
@@ -86,14 +85,13 @@ class Run:
     ns: tuple[str, ...] = ()
     checkpoint_ns: str = ""
     checkpointer: Any = None
-    parent_resume: Any = MISSING
-    parent_pad: Any = None
+    parent_resume: list[Any] | None = None
+    """The answer the parent task was resumed with, while no graph it called took it."""
     child_saver: Any = None
+    """The saver graphs nested in this run's tasks save with (LangGraph's lent saver)."""
     replay: Any = None
     """The `ReplayState` of the replaying run this one is part of, if any."""
     _replay_loaded: bool = False
-    """The saver graphs nested in this run's tasks save with (LangGraph's lent saver)."""
-    """The interrupt scratchpad of the parent task that started this nested run."""
     nested: bool = False
     stateful_child: bool = False
     resuming: bool = False
@@ -408,8 +406,15 @@ class Run:
                 self.save_writes(NULL_TASK, writes)
             if value.resume is not None:
                 self._assign_resume(value.resume)
-        elif self.parent_resume and self._waiting():
-            self._assign_resume(self.parent_resume.pop())
+        elif self.parent_resume:
+            # The answer the parent task was resumed with: to the interrupt waiting here,
+            # else to the first interrupt() that asks in this run or below (as
+            # LangGraph's null resume), such as one reached after an update_state.
+            answer = self.parent_resume.pop()
+            if self._waiting():
+                self._assign_resume(answer)
+            else:
+                self.null_resume.append(answer)
         elif self._replaying and (
             self.snapshot.metadata.get("source") not in ("update", "fork") or self._pending
         ):
