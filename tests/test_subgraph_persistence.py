@@ -436,6 +436,61 @@ def test_update_of_the_leaf_and_resume_at_the_head_by_id(checkpointer: Any) -> N
     assert record_leaf_update_and_head_resume(checkpointer) == expected
 
 
+# -- a supervisor calling a worker with its own memory ---------------------------------------
+
+
+class Work(TypedDict):
+    job: str
+    memory: Annotated[list, operator.add]
+
+
+class Team(TypedDict):
+    job: str
+    reports: Annotated[list, operator.add]
+
+
+def record_supervisor(use_async: bool) -> dict[str, Any]:
+    """Three runs of a supervisor on one thread, each handing a job to a worker compiled
+    with checkpointer=True: the worker's memory grows across the runs, in its own
+    namespace, and its whole history is there to read."""
+
+    def work(state: Work) -> dict[str, Any]:
+        return {"memory": [f"{state['job']}#{len(state['memory'])}"]}
+
+    worker = (
+        StateGraph(Work)
+        .add_node("work", work)
+        .add_edge(START, "work")
+        .compile(checkpointer=True, name="worker")
+    )
+
+    def supervise(state: Team) -> dict[str, Any]:
+        done = worker.invoke({"job": state["job"]})
+        return {"reports": [", ".join(done["memory"])]}
+
+    supervisor = (
+        StateGraph(Team)
+        .add_node("supervise", supervise)
+        .add_edge(START, "supervise")
+        .compile(checkpointer=InMemorySaver())
+    )
+    ids = Ids()
+    cfg = {"configurable": {"thread_id": "team"}}
+    outputs = [ids.plain(run(supervisor, use_async, {"job": job}, cfg)) for job in "abc"]
+    worker_ns = {"configurable": {"thread_id": "team", "checkpoint_ns": "supervise"}}
+    return {
+        "outputs": outputs,
+        "worker state": ids.plain(supervisor.get_state(worker_ns)),
+        "worker history": [ids.plain(s) for s in supervisor.get_state_history(worker_ns)],
+        "namespaces": namespaces(supervisor.checkpointer, "team", ids),
+    }
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+def test_supervisor_calls_a_worker_with_its_own_memory_three_times(use_async: bool) -> None:
+    assert record_supervisor(use_async) == SUPERVISOR
+
+
 # -- what LangGraph 1.2 shows for these programs ---------------------------------------------
 # Each record below is what `langgraph_records(name)` returns when this module is run
 # with the import root `foldgraph` served by LangGraph 1.2.22; its async runs show the same.
@@ -456,6 +511,8 @@ def langgraph_records(name: str) -> dict[Any, Any]:
         return {cp: record_fork_of_a_subgraph(cp, False) for cp in (None, True)}
     if name == "LEAF_UPDATE_AND_HEAD_RESUME":
         return {cp: record_leaf_update_and_head_resume(cp) for cp in (None, True)}
+    if name == "SUPERVISOR":
+        return record_supervisor(False)
     raise KeyError(name)
 
 
@@ -5117,4 +5174,321 @@ LEAF_UPDATE_AND_HEAD_RESUME = {
             "interrupts": (),
         },
     },
+}
+
+SUPERVISOR = {
+    "outputs": [
+        {"job": "a", "reports": ["a#0"]},
+        {"job": "b", "reports": ["a#0", "a#0, b#1"]},
+        {"job": "c", "reports": ["a#0", "a#0, b#1", "a#0, b#1, c#2"]},
+    ],
+    "worker state": {
+        "values": {"job": "c", "memory": ["a#0", "b#1", "c#2"]},
+        "next": (),
+        "config": {
+            "configurable": {
+                "thread_id": "team",
+                "checkpoint_ns": "supervise",
+                "checkpoint_id": "<0>",
+                "checkpoint_map": {"": "<1>", "supervise": "<0>"},
+            }
+        },
+        "metadata": {"source": "loop", "step": 7, "parents": {"": "<1>"}},
+        "parent_config": {
+            "configurable": {
+                "thread_id": "team",
+                "checkpoint_ns": "supervise",
+                "checkpoint_id": "<2>",
+                "checkpoint_map": {"": "<1>", "supervise": "<2>"},
+            }
+        },
+        "tasks": [],
+        "interrupts": (),
+    },
+    "worker history": [
+        {
+            "values": {"job": "c", "memory": ["a#0", "b#1", "c#2"]},
+            "next": (),
+            "config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<0>",
+                    "checkpoint_map": {"": "<1>", "supervise": "<0>"},
+                }
+            },
+            "metadata": {"source": "loop", "step": 7, "parents": {"": "<1>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<2>",
+                    "checkpoint_map": {"": "<1>", "supervise": "<2>"},
+                }
+            },
+            "tasks": [],
+            "interrupts": (),
+        },
+        {
+            "values": {"job": "c", "memory": ["a#0", "b#1"]},
+            "next": ("work",),
+            "config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<2>",
+                    "checkpoint_map": {"": "<1>", "supervise": "<2>"},
+                }
+            },
+            "metadata": {"source": "loop", "step": 6, "parents": {"": "<1>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<3>",
+                    "checkpoint_map": {"": "<1>", "supervise": "<3>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<4>",
+                    "name": "work",
+                    "error": None,
+                    "interrupts": (),
+                    "state": None,
+                    "result": {"memory": ["c#2"]},
+                }
+            ],
+            "interrupts": (),
+        },
+        {
+            "values": {"job": "b", "memory": ["a#0", "b#1"]},
+            "next": ("__start__",),
+            "config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<3>",
+                    "checkpoint_map": {"": "<1>", "supervise": "<3>"},
+                }
+            },
+            "metadata": {"source": "input", "step": 5, "parents": {"": "<1>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<5>",
+                    "checkpoint_map": {"": "<1>", "supervise": "<5>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<6>",
+                    "name": "__start__",
+                    "error": None,
+                    "interrupts": (),
+                    "state": None,
+                    "result": {"job": "c"},
+                }
+            ],
+            "interrupts": (),
+        },
+        {
+            "values": {"job": "b", "memory": ["a#0", "b#1"]},
+            "next": (),
+            "config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<5>",
+                    "checkpoint_map": {"": "<7>", "supervise": "<5>"},
+                }
+            },
+            "metadata": {"source": "loop", "step": 4, "parents": {"": "<7>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<8>",
+                    "checkpoint_map": {"": "<7>", "supervise": "<8>"},
+                }
+            },
+            "tasks": [],
+            "interrupts": (),
+        },
+        {
+            "values": {"job": "b", "memory": ["a#0"]},
+            "next": ("work",),
+            "config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<8>",
+                    "checkpoint_map": {"": "<7>", "supervise": "<8>"},
+                }
+            },
+            "metadata": {"source": "loop", "step": 3, "parents": {"": "<7>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<9>",
+                    "checkpoint_map": {"": "<7>", "supervise": "<9>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<10>",
+                    "name": "work",
+                    "error": None,
+                    "interrupts": (),
+                    "state": None,
+                    "result": {"memory": ["b#1"]},
+                }
+            ],
+            "interrupts": (),
+        },
+        {
+            "values": {"job": "a", "memory": ["a#0"]},
+            "next": ("__start__",),
+            "config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<9>",
+                    "checkpoint_map": {"": "<7>", "supervise": "<9>"},
+                }
+            },
+            "metadata": {"source": "input", "step": 2, "parents": {"": "<7>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<11>",
+                    "checkpoint_map": {"": "<7>", "supervise": "<11>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<12>",
+                    "name": "__start__",
+                    "error": None,
+                    "interrupts": (),
+                    "state": None,
+                    "result": {"job": "b"},
+                }
+            ],
+            "interrupts": (),
+        },
+        {
+            "values": {"job": "a", "memory": ["a#0"]},
+            "next": (),
+            "config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<11>",
+                    "checkpoint_map": {"": "<13>", "supervise": "<11>"},
+                }
+            },
+            "metadata": {"source": "loop", "step": 1, "parents": {"": "<13>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<14>",
+                    "checkpoint_map": {"": "<13>", "supervise": "<14>"},
+                }
+            },
+            "tasks": [],
+            "interrupts": (),
+        },
+        {
+            "values": {"job": "a", "memory": []},
+            "next": ("work",),
+            "config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<14>",
+                    "checkpoint_map": {"": "<13>", "supervise": "<14>"},
+                }
+            },
+            "metadata": {"source": "loop", "step": 0, "parents": {"": "<13>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<15>",
+                    "checkpoint_map": {"": "<13>", "supervise": "<15>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<16>",
+                    "name": "work",
+                    "error": None,
+                    "interrupts": (),
+                    "state": None,
+                    "result": {"memory": ["a#0"]},
+                }
+            ],
+            "interrupts": (),
+        },
+        {
+            "values": {"memory": []},
+            "next": ("__start__",),
+            "config": {
+                "configurable": {
+                    "thread_id": "team",
+                    "checkpoint_ns": "supervise",
+                    "checkpoint_id": "<15>",
+                    "checkpoint_map": {"": "<13>", "supervise": "<15>"},
+                }
+            },
+            "metadata": {"source": "input", "step": -1, "parents": {"": "<13>"}},
+            "parent_config": None,
+            "tasks": [
+                {
+                    "id": "<17>",
+                    "name": "__start__",
+                    "error": None,
+                    "interrupts": (),
+                    "state": None,
+                    "result": {"job": "a"},
+                }
+            ],
+            "interrupts": (),
+        },
+    ],
+    "namespaces": [
+        (
+            "",
+            [
+                ("loop", 7, {}, " | job reports"),
+                ("loop", 6, {}, " | branch:to:supervise job reports"),
+                ("input", 5, {}, " | __start__ job reports"),
+                ("loop", 4, {}, " | job reports"),
+                ("loop", 3, {}, " | branch:to:supervise job reports"),
+                ("input", 2, {}, " | __start__ job reports"),
+                ("loop", 1, {}, " | job reports"),
+                ("loop", 0, {}, " | branch:to:supervise job"),
+                ("input", -1, {}, " | __start__"),
+            ],
+        ),
+        (
+            "supervise",
+            [
+                ("loop", 7, {"": "<1>"}, " | job memory"),
+                ("loop", 6, {"": "<1>"}, " | branch:to:work job memory"),
+                ("input", 5, {"": "<1>"}, " | __start__ job memory"),
+                ("loop", 4, {"": "<7>"}, " | job memory"),
+                ("loop", 3, {"": "<7>"}, " | branch:to:work job memory"),
+                ("input", 2, {"": "<7>"}, " | __start__ job memory"),
+                ("loop", 1, {"": "<13>"}, " | job memory"),
+                ("loop", 0, {"": "<13>"}, " | branch:to:work job"),
+                ("input", -1, {"": "<13>"}, " | __start__"),
+            ],
+        ),
+    ],
 }

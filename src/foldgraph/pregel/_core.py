@@ -27,7 +27,7 @@ from foldgraph.pregel._node import NodeRunner
 from foldgraph.pregel._protocol import NULL_TASK_ID
 from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
-__all__ = ["GraphCore", "own_namespace"]
+__all__ = ["GraphCore", "own_namespace", "subgraph_of"]
 
 
 def _names(channels: str | Sequence[str]) -> list[str]:
@@ -281,7 +281,7 @@ class GraphCore:
                     result = _plain_dict(state_writes) if state_writes else None
             state = None
             runner = self.runners.get(t.name)
-            sub = _subgraph_of(runner)
+            sub = subgraph_of(runner)
             if sub is not None:
                 sub_ns = f"{checkpoint_ns}{NS_SEP if checkpoint_ns else ''}{t.name}{NS_END}{t.id}"
                 sub_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": sub_ns}}
@@ -401,7 +401,7 @@ def _as_error(error: Any) -> Any:
     return str(error)
 
 
-def _subgraph_of(runner: NodeRunner | None) -> GraphCore | None:
+def subgraph_of(runner: NodeRunner | None) -> GraphCore | None:
     """The graph a node runs: the node itself, or one its function refers to."""
     if runner is None or runner.action is None:
         return None

@@ -18,7 +18,7 @@ from foldgraph._kernel.names import NS_END, NS_SEP, PULL
 from foldgraph._kernel.snapshot import Task
 from foldgraph.constants import CONF, END, START
 from foldgraph.errors import InvalidUpdateError
-from foldgraph.pregel._core import GraphCore, own_namespace
+from foldgraph.pregel._core import GraphCore, own_namespace, subgraph_of
 from foldgraph.pregel._emit import now_iso
 from foldgraph.pregel._protocol import VIA
 from foldgraph.types import StateSnapshot, StateUpdate
@@ -53,26 +53,33 @@ def _strip_task_ids(ns: str) -> list[str]:
     return [part.split(NS_END)[0] for part in ns.split(NS_SEP)] if ns else []
 
 
-def _delegate(graph: GraphCore, config: dict[str, Any]) -> GraphCore:
-    """The (sub)graph a `checkpoint_ns` in the config points at."""
+def _delegate(graph: GraphCore, config: dict[str, Any], *, for_update: bool) -> GraphCore:
+    """The (sub)graph a `checkpoint_ns` in the config points at: a subgraph node, or a
+    graph a node's function calls. As in LangGraph, a namespace naming neither is read
+    with this graph's channels, and refused for an update."""
     target = graph
     for name in _strip_task_ids(_ns(config)):
         if name.isdigit():  # a later call of the same subgraph inside one task
             continue
-        runner = target.runners.get(name)
-        if runner is None or runner.action is None or not runner.action.is_subgraph:
-            raise ValueError(f"Subgraph {name} not found")
-        target = runner.action.target
+        sub = subgraph_of(target.runners.get(name))
+        if sub is None or sub.checkpointer is False:
+            if for_update:
+                recast = NS_SEP.join(p for p in _strip_task_ids(_ns(config)) if not p.isdigit())
+                raise ValueError(f"Subgraph {recast} not found")
+            return graph
+        target = sub
     return target
 
 
-def _addressed(graph: GraphCore, config: dict[str, Any]) -> tuple[GraphCore, str, dict[str, Any]]:
+def _addressed(
+    graph: GraphCore, config: dict[str, Any], *, for_update: bool = False
+) -> tuple[GraphCore, str, dict[str, Any]]:
     """The graph a state call's config addresses, the namespace its checkpoints are kept
     under (a `checkpointer=True` subgraph's has no task ids) and the config to read."""
     ns = _ns(config)
     if not ns:
         return graph, ns, config
-    target = _delegate(graph, config)
+    target = _delegate(graph, config, for_update=for_update)
     own = own_namespace(target, ns)
     if own != ns:
         config = {**config, CONF: {**config[CONF], "checkpoint_ns": own}}
@@ -199,7 +206,7 @@ def bulk_update_state(
         raise ValueError("No supersteps provided")
     if any(not step for step in supersteps):
         raise ValueError("No updates provided")
-    target, ns, config = _addressed(self, config)
+    target, ns, config = _addressed(self, config, for_update=True)
     saved = saver._stored_tuple(config)
     fresh = saved is None
     # A thread with no checkpoint starts just before step 0, as after an input step.
