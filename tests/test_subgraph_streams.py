@@ -210,7 +210,7 @@ def stream_chat(spec: str, how: str = "sync", subgraphs: str = "yes") -> Any:
 
 
 class _GatedModel(BaseChatModel):
-    """Streams "a", " b", " c"; after the first token it waits (2 s at most) until the
+    """Streams "a", " b", " c"; after the first token it waits (10 s at most) until the
     caller of the graph's stream has received that token."""
 
     gate: Any = None
@@ -231,7 +231,7 @@ class _GatedModel(BaseChatModel):
                 await run_manager.on_llm_new_token(token, chunk=chunk)
             yield chunk
             if i == 0:
-                await asyncio.wait_for(self.gate.wait(), 2)
+                await asyncio.wait_for(self.gate.wait(), 10)
             await asyncio.sleep(0.001)
 
 
@@ -355,7 +355,7 @@ def resume_chunks(kind: str, spec: str) -> Any:
 
 def func_calls(spec: str, how: str = "sync") -> Any:
     """An entrypoint's task calls stream their start and result as they happen: the
-    second call waits (2 s at most) until the caller has received a chunk."""
+    second call waits (10 s at most) until the caller has received a chunk."""
     import threading
 
     from foldgraph.func import entrypoint, task
@@ -373,7 +373,7 @@ def func_calls(spec: str, how: str = "sync") -> Any:
         @task
         async def waits(x: int) -> str:
             try:
-                await asyncio.wait_for(gate.wait(), 2)
+                await asyncio.wait_for(gate.wait(), 10)
             except TimeoutError:
                 return "late"
             return "live"
@@ -406,7 +406,7 @@ def func_calls(spec: str, how: str = "sync") -> Any:
 
     @task
     def waits_(x: int) -> str:
-        return "live" if gate.wait(2) else "late"
+        return "live" if gate.wait(10) else "late"
 
     @task
     def ask_(x: str) -> Any:
