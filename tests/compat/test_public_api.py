@@ -37,13 +37,6 @@ IN_FLIGHT_MODULES = {
 # Single names owned by those issues, in modules of this one.
 IN_FLIGHT_NAMES = {
     ("langgraph.prebuilt", "ToolCallTransformer"): "issue 11 (needs the v3 stream)",
-    ("langgraph.prebuilt.tool_node", "BaseStore"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_node", "CONF"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_node", "CONFIG_KEY_READ"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_node", "RunnableCallable"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_node", "ServerInfo"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_node", "is_invalid_resume"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_validator", "RunnableCallable"): "issue 11 (re-export)",
     (
         "langgraph.checkpoint.postgres",
         "BasePostgresSaver",
