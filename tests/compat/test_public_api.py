@@ -211,7 +211,6 @@ IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
 PENDING: dict[str, str] = {
     m: "issue 10"
     for m in (
-        "langgraph.pregel.debug",
         "langgraph.stream",
         "langgraph.stream.run_stream",
         "langgraph.stream.stream_channel",
@@ -248,6 +247,10 @@ for _module, _names in MODULES.items():
     if _module == "langgraph.channels" or _module.startswith("langgraph.channels."):
         for _name in _names:
             IN_FLIGHT_PARTS[(_module, _name)] = dict.fromkeys(_STATEFUL_CHANNEL_API, "issue 10")
+# The same BaseChannel, re-exported where LangGraph's debug helpers import it.
+IN_FLIGHT_PARTS[("langgraph.pregel.debug", "BaseChannel")] = dict.fromkeys(
+    _STATEFUL_CHANNEL_API, "issue 10"
+)
 IN_FLIGHT_PARTS[("langgraph.graph.state", "StateGraph")] = IN_FLIGHT_PARTS[
     ("langgraph.graph", "StateGraph")
 ]
