@@ -96,32 +96,15 @@ IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
         "deprecated_kwargs": "issue 14",
         "interrupt_id": "issue 14",
     },
-    ("langgraph.graph", "StateGraph"): {},
 }
 
 # This issue's own modules, names and parts not built yet; the lists shrink to
 # nothing as they land.
-PENDING: dict[str, str] = {
-    m: "issue 10"
-    for m in (
-        "langgraph.stream",
-        "langgraph.stream.run_stream",
-        "langgraph.stream.stream_channel",
-        "langgraph.stream.transformers",
-    )
-}
-PENDING.update(
-    {
-    }
-)
-for _part in ("transformers",):
-    IN_FLIGHT_PARTS[("langgraph.graph", "StateGraph")][_part] = "issue 10"
-for _part in ("attach_branch", "attach_edge", "attach_node", "transformers"):
+PENDING: dict[str, str] = {}
+for _part in ("attach_branch", "attach_edge", "attach_node"):
     IN_FLIGHT_PARTS.setdefault(("langgraph.graph.state", "CompiledStateGraph"), {})[_part] = (
         "issue 10"
     )
-for _module in ("langgraph.pregel", "langgraph.pregel.main"):
-    IN_FLIGHT_PARTS[(_module, "Pregel")] = {"transformers": "issue 10"}
 # Channels are pure records here (`update(stored, writes)`); LangGraph's stateful
 # channel interface on them (get/update/checkpoint/..., a positional `key`) is not built.
 _STATEFUL_CHANNEL_API = (
@@ -144,9 +127,6 @@ for _module, _names in MODULES.items():
 IN_FLIGHT_PARTS[("langgraph.pregel.debug", "BaseChannel")] = dict.fromkeys(
     _STATEFUL_CHANNEL_API, "issue 10"
 )
-IN_FLIGHT_PARTS[("langgraph.graph.state", "StateGraph")] = IN_FLIGHT_PARTS[
-    ("langgraph.graph", "StateGraph")
-]
 
 
 # Savers keep foldgraph's own tables (README, "Durable savers"), so LangGraph's SQL

@@ -586,6 +586,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         interrupt_after: Sequence[str] | str | None = None,
         debug: bool = False,
         name: str | None = None,
+        transformers: Sequence[Any] | None = None,
         strict_updates: bool = False,
         warn_unreturned_mutations: bool = False,
     ) -> CompiledStateGraph[StateT, ContextT, InputT, OutputT]:
@@ -594,6 +595,8 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         `strict_updates=True` (foldgraph only) makes an update to a key the state
         does not declare an `InvalidUpdateError` naming the node and key; by default
         such keys are dropped, as LangGraph drops them.
+        `transformers` (classes or `scope -> transformer` factories) are registered
+        in every `stream_events(version="v3")` run of the graph.
         `warn_unreturned_mutations=True` (foldgraph only) warns with
         `UnreturnedMutationWarning` when a node changes its input in place and
         does not return the change (which is then lost; in LangGraph it would
@@ -620,6 +623,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             interrupt_after_nodes=after,
             debug=debug,
             name=name or "LangGraph",
+            stream_transformers=transformers,
         )
 
 
@@ -649,8 +653,10 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
         schema_to_mapper: dict[Any, Any] | None = None,
         strict_updates: bool = False,
         warn_unreturned_mutations: bool = False,
+        stream_transformers: Sequence[Any] | None = None,
         **kwargs: Any,
     ) -> None:
+        self.stream_transformers = tuple(stream_transformers or ())
         # `schema_to_mapper` is accepted for LangGraph's signature; schemas are coerced
         # by the runner, not by per-schema mappers.
         spec, runners, order = _build(

@@ -173,7 +173,8 @@ def stream_run(
     live, writer = _live_queue(modes)
     run = make_run(graph, input, config, modes, writer=writer, **options)
     run.subgraphs = subgraphs
-    run.messages = _messages_handler(modes, live)
+    v2 = bool((config or {}).get("configurable", {}).get("__pregel_stream_messages_v2"))
+    run.messages = _messages_handler(modes, live, v2)
     return run, live, single
 
 
@@ -210,12 +211,16 @@ def _live_queue(modes: frozenset[str]) -> tuple[queue.SimpleQueue[Any] | None, A
     return live, (live.put if "custom" in modes else no_writer)
 
 
-def _messages_handler(modes: frozenset[str], live: queue.SimpleQueue[Any] | None) -> Any:
+def _messages_handler(
+    modes: frozenset[str], live: queue.SimpleQueue[Any] | None, v2: bool = False
+) -> Any:
+    """The messages-mode handler; `v2` (a v3 run) wants content-block events."""
     if "messages" not in modes or live is None:
         return None
-    from foldgraph._shell.messages import StreamMessagesHandler
+    from foldgraph._shell.messages import StreamMessagesHandler, StreamMessagesHandlerV2
 
-    return StreamMessagesHandler(lambda ns, payload: live.put(Emit(ns, "messages", payload)))
+    handler = StreamMessagesHandlerV2 if v2 else StreamMessagesHandler
+    return handler(lambda ns, payload: live.put(Emit(ns, "messages", payload)))
 
 
 def _nodes_arg(value: Any, default: Sequence[str]) -> list[str]:
