@@ -47,17 +47,11 @@ IN_FLIGHT_NAMES = {
         "AsyncShallowPostgresSaver",
     ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
     ("langgraph.stream.transformers", "GraphDrained"): "issue 12",
-    ("langgraph.graph", "MessageGraph"): "issue 14",
-    ("langgraph.graph.message", "MessageGraph"): "issue 14",
 }
 
 
 # Parameters and methods owned by those issues, on names of this one.
 IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
-    ("langgraph.types", "Interrupt"): {
-        "deprecated_kwargs": "issue 14",
-        "interrupt_id": "issue 14",
-    },
 }
 
 # This issue's own modules, names and parts not built yet; the lists shrink to
