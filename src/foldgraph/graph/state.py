@@ -33,7 +33,7 @@ from foldgraph._shell.node import _is_async_callable, action_for, node_name
 from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
-from foldgraph.pregel._branch import Branch
+from foldgraph.pregel._branch import Branch, own_name
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._node import BranchRead
 from foldgraph.pregel._schema import schema_jsonschema, schema_model
@@ -486,9 +486,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         path_map: dict[Hashable, str] | list[str] | None = None,
     ) -> Self:
         """Route after `source` by calling `path` on the state."""
-        name = getattr(path, "__name__", None) or node_name(path)
-        if name == "<lambda>":
-            name = "condition"
+        name = own_name(path) or "condition"
         if name in self.branches[source]:
             raise ValueError(f"Branch with name `{name}` already exists for node `{source}`")
         # As LangGraph: a routing function whose first parameter is annotated with a

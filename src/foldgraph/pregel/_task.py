@@ -36,6 +36,7 @@ from foldgraph._shell.tracing import (
 )
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
+from foldgraph.pregel._branch import run_name
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.pregel._protocol import FG_TASK, TaskResult
 from foldgraph.pregel._run import Run
@@ -290,7 +291,7 @@ def _route(
         if asyncio.iscoroutine(res):
             res = asyncio.run(res)
         if traced is not None:
-            name = runner.branches[i][0]
+            name = run_name(runner.branches[i][1].path)
             child_run(traced, value, name, f"seq:step:{_FIRST_BRANCH_STEP + i}", res)
         out.append(res)
     return out
@@ -312,7 +313,7 @@ async def _aroute(
         else:
             res = action.call(value, scope)
         if traced is not None:
-            name = runner.branches[i][0]
+            name = run_name(runner.branches[i][1].path)
             await achild_run(traced, value, name, f"seq:step:{_FIRST_BRANCH_STEP + i}", res)
         out.append(res)
     return out
