@@ -863,10 +863,11 @@ def draw(
     subgraphs: Mapping[str, Any] | None = None,
 ) -> Any:
     """A langchain-core drawable `Graph` of the builder's nodes and edges, laid out as
-    LangGraph lays it out: START, the nodes in the order added, edges sorted by
-    (source, target), then an edge to END from every node that is reached but leads
-    nowhere. A conditional edge whose ends are unknown (no path map, no `Literal`
-    hint) is not drawn. `subgraphs` (name -> drawn subgraph) are drawn inline.
+    LangGraph lays it out: START, the nodes in the order added; the edges of nodes
+    reached from START (a node that leads nowhere gets one to END): from START
+    first, then by (source, target), plain edges to END last. A conditional edge whose
+    ends are unknown (no path map, no `Literal` hint) is not drawn. `subgraphs` (name ->
+    drawn subgraph) are drawn inline.
     """
     from langchain_core.runnables.graph import Graph
 
@@ -906,16 +907,35 @@ def draw(
             drawn.add_node(None, END)
         drawn.add_edge(drawn.nodes[source], drawn.nodes[target], data, conditional)
 
+    termini = {t for _, t, _, _ in edges if t != END} - {s for s, _, _, _ in edges}
+    edges.update((source, END, False, None) for source in termini)
+    reached = _reached(edges)
     for source, target, conditional, label in sorted(
-        edges, key=lambda e: (e[0], e[1], e[2], e[3] is not None, e[3] or "")
+        (e for e in edges if e[0] in reached), key=_edge_order
     ):
         add(source, target, label, conditional)
-    termini = {t for _, t, _, _ in edges if t != END} - {s for s, _, _, _ in edges}
-    for source in sorted(termini):
-        add(source, END)
     for name, sub in (subgraphs or {}).items():
         _inline(drawn, name, sub)
     return drawn
+
+
+def _edge_order(edge: tuple[str, str, bool, str | None]) -> tuple[Any, ...]:
+    """LangGraph's edge order: from START first, plain edges to END last, else by name."""
+    source, target, conditional, label = edge
+    group = 0 if source == START else 2 if target == END and not conditional else 1
+    return (group, source, target, conditional, label is not None, label or "")
+
+
+def _reached(edges: set[tuple[str, str, bool, str | None]]) -> set[str]:
+    """The nodes a run can reach from START (edges of the others are not drawn)."""
+    reached, todo = {START}, [START]
+    while todo:
+        node = todo.pop()
+        for source, target, _, _ in edges:
+            if source == node and target not in reached:
+                reached.add(target)
+                todo.append(target)
+    return reached
 
 
 def _inline(drawn: Any, name: str, sub: Any) -> None:
