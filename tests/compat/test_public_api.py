@@ -33,7 +33,6 @@ IN_FLIGHT_MODULES = {
 }
 # Single names owned by those issues, in modules of this one.
 IN_FLIGHT_NAMES = {
-    ("langgraph.prebuilt", "ToolCallTransformer"): "issue 11 (needs the v3 stream)",
     (
         "langgraph.checkpoint.postgres",
         "BasePostgresSaver",
@@ -46,7 +45,6 @@ IN_FLIGHT_NAMES = {
         "langgraph.checkpoint.postgres.aio",
         "AsyncShallowPostgresSaver",
     ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    ("langgraph.stream.transformers", "GraphDrained"): "issue 12",
 }
 
 

@@ -133,11 +133,15 @@ class ToolRuntime(_DirectlyInjectedToolArg, Generic[ContextT, StateT]):
     server_info: Any | None = None
 
     def emit_output_delta(self, delta: Any) -> None:
-        """A partial output for the `tools` stream mode; foldgraph has none yet, so a no-op.
+        """Stream a partial output of this tool call (`tools` stream mode).
 
-        LangGraph also makes it a no-op when that mode is off, so tools may call it freely.
+        A no-op when that mode is off, so tools may call it freely.
         """
-        return None
+        from foldgraph._shell.tools import tool_call_writer
+
+        write = tool_call_writer.get()
+        if write is not None:
+            write(delta)
 
 
 class InjectedState(InjectedToolArg):

@@ -34,7 +34,9 @@ __all__ = [
     "stream_run",
 ]
 
-ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages"})
+ALL_MODES = frozenset(
+    {"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages", "tools"}
+)
 
 
 def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, Any]:
@@ -175,6 +177,10 @@ def stream_run(
     run.subgraphs = subgraphs
     v2 = bool((config or {}).get("configurable", {}).get("__pregel_stream_messages_v2"))
     run.messages = _messages_handler(modes, live, v2)
+    if "tools" in modes and live is not None:
+        from foldgraph._shell.tools import StreamToolCallHandler
+
+        run.tools = StreamToolCallHandler(lambda ns, data: live.put(Emit(ns, "tools", data)))
     return run, live, single
 
 
@@ -205,7 +211,7 @@ def no_writer(_chunk: Any) -> None:
 
 def _live_queue(modes: frozenset[str]) -> tuple[queue.SimpleQueue[Any] | None, Any]:
     """The thread-safe queue for chunks emitted while tasks run, and the custom writer."""
-    if not modes & {"custom", "messages"}:
+    if not modes & {"custom", "messages", "tools"}:
         return None, no_writer
     live: queue.SimpleQueue[Any] = queue.SimpleQueue()
     return live, (live.put if "custom" in modes else no_writer)

@@ -64,6 +64,8 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
     config = {**base, CONF: conf, "metadata": metadata}
     if run.messages is not None:
         config["callbacks"] = _with_handler(base.get("callbacks"), run.messages)
+    if run.tools is not None:
+        config["callbacks"] = _with_handler(config.get("callbacks"), run.tools)
     return config
 
 
@@ -335,7 +337,9 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     scope = _Scope(run, task, step)
     value = runner.node_input(task)
     traced = None
-    if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
+    if not runner.is_start and (
+        run.messages is not None or run.tools is not None or has_callbacks(run.config)
+    ):
         traced, scope.config = chain_run(
             scope.config,
             value,
@@ -389,7 +393,9 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
     traced = None
-    if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
+    if not runner.is_start and (
+        run.messages is not None or run.tools is not None or has_callbacks(run.config)
+    ):
         traced, scope.config = await achain_run(
             scope.config,
             value,
