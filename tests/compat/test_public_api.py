@@ -55,10 +55,6 @@ IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
 # This issue's own modules, names and parts not built yet; the lists shrink to
 # nothing as they land.
 PENDING: dict[str, str] = {}
-for _part in ("attach_branch", "attach_edge", "attach_node"):
-    IN_FLIGHT_PARTS.setdefault(("langgraph.graph.state", "CompiledStateGraph"), {})[_part] = (
-        "issue 10"
-    )
 # Channels are pure records here (`update(stored, writes)`); LangGraph's stateful
 # channel interface on them (get/update/checkpoint/..., a positional `key`) is not built.
 _STATEFUL_CHANNEL_API = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import inspect
 import typing
 from collections import defaultdict
@@ -656,6 +657,12 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
         **kwargs: Any,
     ) -> None:
         self.stream_transformers = tuple(stream_transformers or ())
+        self._built_with = {
+            "strict_updates": strict_updates,
+            "warn_unreturned_mutations": warn_unreturned_mutations,
+            "stream_transformers": stream_transformers,
+            **kwargs,
+        }
         # `schema_to_mapper` is accepted for LangGraph's signature; schemas are coerced
         # by the runner, not by per-schema mappers.
         spec, runners, order = _build(
@@ -685,6 +692,45 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
 
     def _schema_keys(self, schema: Any) -> list[str]:
         return [k for k in self.builder.schemas[schema] if k in self.builder.channels]
+
+    def attach_node(self, key: str, node: StateNodeSpec[Any, ContextT] | None) -> None:
+        """Add node `key` (a builder's `StateNodeSpec`) to this compiled graph.
+
+        START (or a None spec) needs nothing. Unlike LangGraph, where these are
+        steps of `compile()`, a part attached afterwards takes part in runs.
+        """
+        if key != START and node is not None:
+            self._rebuilt(lambda b: b.nodes.__setitem__(key, node))
+
+    def attach_edge(self, starts: str | Sequence[str], end: str) -> None:
+        """Add an edge (a list of starts: `end` waits for all of them) to this compiled graph."""
+        if isinstance(starts, str):
+            self._rebuilt(lambda b: b.edges.add((starts, end)))
+        else:
+            self._rebuilt(lambda b: b.waiting_edges.add((tuple(starts), end)))
+
+    def attach_branch(
+        self, start: str, name: str, branch: Branch, *, with_reader: bool = True
+    ) -> None:
+        """Add conditional edge `name` after `start` to this compiled graph.
+
+        `with_reader` is LangGraph's (whether the router reads fresh state); a
+        router here always reads the state its node wrote.
+        """
+        self._rebuilt(lambda b: b.branches[start].__setitem__(name, branch))
+
+    def _rebuilt(self, change: Callable[[StateGraph[Any, Any, Any, Any]], None]) -> None:
+        """Rebuild this graph from a copy of its builder with `change` made (the builder
+        it was compiled from is left as it is)."""
+        builder = copy.copy(self.builder)
+        builder.nodes = dict(builder.nodes)
+        builder.edges = set(builder.edges)
+        builder.waiting_edges = set(builder.waiting_edges)
+        builder.branches = defaultdict(dict, {k: dict(v) for k, v in builder.branches.items()})
+        change(builder)
+        config = self.config
+        CompiledStateGraph.__init__(self, builder=builder, **self._built_with)
+        self.config = config
 
     def get_input_schema(self, config: Any = None) -> Any:
         """A pydantic model of the input (the input schema itself when it is a model)."""
