@@ -173,18 +173,25 @@ class StreamMessagesHandlerV2(StreamMessagesHandler, _V2StreamingCallbackHandler
 
 def _in_langgraph_order(metadata: dict[str, Any]) -> dict[str, Any]:
     """The model run's metadata with keys in the order LangGraph's messages stream shows:
-    the caller's own keys, `ls_integration`, the `langgraph_*` keys and `checkpoint_ns`,
-    then the other LangSmith keys.
+    the caller's own keys, `ls_integration`, the `langgraph_*` keys, the keys the
+    model call itself was given, `checkpoint_ns`, then the other LangSmith keys.
 
     LangGraph gets that order from how its callback managers are layered; here the
-    run's metadata arrives flat, so it is put in that order once per model call.
+    run's metadata arrives flat (the node's keys, then the model call's), so it is
+    put in that order once per model call.
     """
-    graph_keys = [k for k in metadata if k.startswith("langgraph_") or k == "checkpoint_ns"]
-    trace_keys = [k for k in metadata if k.startswith("ls_") or k == "lc_versions"]
-    placed = {*graph_keys, *trace_keys}
-    order = [k for k in metadata if k not in placed]
+    keys = list(metadata)
+    graph_keys = [k for k in keys if k.startswith("langgraph_")]
+    trace_keys = [k for k in keys if k.startswith("ls_") or k == "lc_versions"]
+    first_graph = keys.index(graph_keys[0]) if graph_keys else len(keys)
+    placed = {*graph_keys, *trace_keys, "checkpoint_ns"}
+    caller = [k for k in keys[:first_graph] if k not in placed]
+    own = [k for k in keys[first_graph:] if k not in placed]
+    order = caller
     if "ls_integration" in metadata:
         order.append("ls_integration")
-    order += graph_keys
+    order += graph_keys + own
+    if "checkpoint_ns" in metadata:
+        order.append("checkpoint_ns")
     order += [k for k in trace_keys if k != "ls_integration"]
     return {k: metadata[k] for k in order}
