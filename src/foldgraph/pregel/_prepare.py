@@ -35,7 +35,9 @@ __all__ = [
     "with_str_thread",
 ]
 
-ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages"})
+ALL_MODES = frozenset(
+    {"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages", "tools"}
+)
 
 
 def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, Any]:
@@ -232,9 +234,14 @@ def stream_run(
         # The root of the tree: every graph below sends its chunks here, in the order
         # they happen (through the live queue when the run has one).
         run.sink = _QueueSink(live) if live is not None else run.child_sink
-    handler = _messages_handler(modes, live, run, subgraphs or run.sink is not None)
+    v2 = bool((config or {}).get("configurable", {}).get("__pregel_stream_messages_v2"))
+    handler = _messages_handler(modes, live, run, subgraphs or run.sink is not None, v2)
     if handler is not None:
         run.messages = handler
+    if "tools" in modes and live is not None:
+        from foldgraph._shell.tools import StreamToolCallHandler
+
+        run.tools = StreamToolCallHandler(lambda ns, data: live.put(Emit(ns, "tools", data)))
     return run, live, single
 
 
@@ -290,20 +297,26 @@ def _live_queue(
 ) -> tuple[queue.SimpleQueue[Any] | None, Any]:
     """The thread-safe queue for chunks emitted while tasks run, and the custom writer
     (`calls`: the graph's task calls stream their results as they end)."""
-    if not modes & {"custom", "messages"} and not (calls and modes & _CALL_MODES):
+    if not modes & {"custom", "messages", "tools"} and not (calls and modes & _CALL_MODES):
         return None, no_writer
     live: queue.SimpleQueue[Any] = queue.SimpleQueue()
     return live, (live.put if "custom" in modes else no_writer)
 
 
 def _messages_handler(
-    modes: frozenset[str], live: queue.SimpleQueue[Any] | None, run: Run, subgraphs: bool
+    modes: frozenset[str],
+    live: queue.SimpleQueue[Any] | None,
+    run: Run,
+    subgraphs: bool,
+    v2: bool = False,
 ) -> Any:
+    """The messages-mode handler; `v2` (a v3 run) wants content-block events."""
     if "messages" not in modes or live is None:
         return None
-    from foldgraph._shell.messages import StreamMessagesHandler
+    from foldgraph._shell.messages import StreamMessagesHandler, StreamMessagesHandlerV2
 
-    return StreamMessagesHandler(
+    handler = StreamMessagesHandlerV2 if v2 else StreamMessagesHandler
+    return handler(
         lambda ns, payload: live.put(Emit(ns, "messages", payload)),
         depth=None if subgraphs else len(run.ns),
     )

@@ -127,6 +127,8 @@ class Run:
     """Where task calls send their chunks as they start and end (the live queue's `put`),
     when the graph makes task calls and the caller streams them; else None."""
     _task_meta: dict[str, Any] | None = None
+    tools: Any = None
+    """The tools-stream callback handler, when that mode is on."""
     start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
     snapshot: Snapshot = EMPTY
     interrupts: list[Interrupt] = dataclasses.field(default_factory=list)
