@@ -596,6 +596,48 @@ def test_command_parent_at_the_root_raises_the_parent_command() -> None:
         app.invoke({"x": ["a"]}, {"configurable": {"thread_id": "r"}})
 
 
+# -- foldgraph's history tools across subgraph namespaces -------------------------------------
+
+
+@pytest.mark.foldgraph_only  # verify_replay and diff are foldgraph's own tools
+@pytest.mark.parametrize("checkpointer", [None, True], ids=["None", "True"])
+def test_verify_replay_and_diff_cover_subgraph_namespaces(checkpointer: Any) -> None:
+    from foldgraph.history import ReplayReport, StateDiff, diff, verify_replay
+
+    app = interrupting_levels(checkpointer)
+    saver = app.checkpointer
+    cfg = {"configurable": {"thread_id": "1"}}
+    for value in ({"x": ["a"]}, Command(resume=1), Command(resume=2), Command(resume=3)):
+        app.invoke(value, cfg)
+    spaces: dict[str, list[str]] = {}
+    for saved in saver.list(cfg):
+        conf = saved.config["configurable"]
+        spaces.setdefault(conf["checkpoint_ns"], []).append(conf["checkpoint_id"])
+    assert sorted(_strip(ns) for ns in spaces) == (
+        ["", "mid:T", "mid:T|leaf:T"] if checkpointer is None else ["", "mid", "mid|leaf"]
+    )
+    # The whole thread: every namespace re-folds, each with the subgraph that made it.
+    total = sum(len(ids) for ids in spaces.values())
+    assert verify_replay(app, cfg) == ReplayReport(checked=total)
+    (leaf_ns,) = (ns for ns in spaces if "leaf" in ns)
+    leaf = {"configurable": {"thread_id": "1", "checkpoint_ns": leaf_ns}}
+    assert verify_replay(app, leaf) == ReplayReport(checked=len(spaces[leaf_ns]))
+    history = list(app.get_state_history(leaf))
+    assert diff(history[-1], history[0]) == StateDiff(
+        added={}, removed={}, changed={"x": ([], ["a", "p=1", "m=2", "l=3"])}
+    )
+    # A forged value in the leaf's newest checkpoint is named with its namespace.
+    newest = spaces[leaf_ns][0]
+    stored, metadata, parent_id = saver.storage["1"][leaf_ns][newest]
+    forged = {**stored, "channel_values": stored["channel_values"].update({"x": ["forged"]})}
+    saver.storage["1"][leaf_ns][newest] = (forged, metadata, parent_id)
+    divergence = verify_replay(app, cfg).divergence
+    assert divergence is not None
+    assert (divergence.checkpoint_ns, divergence.checkpoint_id) == (leaf_ns, newest)
+    assert (divergence.source, divergence.field, divergence.keys) == ("loop", "values", ("x",))
+    assert divergence.stored == {"x": ["forged"]}
+
+
 # -- what LangGraph 1.2 shows for these programs ---------------------------------------------
 # Each record below is what `langgraph_records(name)` returns when this module is run
 # with the import root `foldgraph` served by LangGraph 1.2.22; its async runs show the same.
