@@ -428,6 +428,33 @@ def func_calls(spec: str, how: str = "sync") -> Any:
     return normalised([run(1), run(Command(resume="yes"))])
 
 
+def checkpoints_three_levels(spec: str, how: str = "sync") -> Any:
+    """Checkpoint chunks of every level: configs with LangGraph's `checkpoint_map`."""
+    deepest = StateGraph(Log)
+    deepest.add_node("leaf", _leaf)
+    deepest.add_edge(START, "leaf")
+    level2 = StateGraph(Log)
+    level2.add_node("deep", deepest.compile())
+    level2.add_node("after", _after)
+    level2.add_edge(START, "deep")
+    level2.add_edge("deep", "after")
+    root = StateGraph(Log)
+    root.add_node("top", _top)
+    root.add_node("sub", level2.compile())
+    root.add_edge(START, "top")
+    root.add_edge("top", "sub")
+    graph = root.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "c", "user": "u1"}}
+    kwargs = {"stream_mode": _modes(spec), "subgraphs": True}
+    if how == "async":
+
+        async def collect() -> list[Any]:
+            return [c async for c in graph.astream({"log": []}, config, **kwargs)]
+
+        return normalised(asyncio.run(collect()))
+    return normalised(list(graph.stream({"log": []}, config, **kwargs)))
+
+
 SCENARIOS: dict[str, Any] = {
     "stream_four_levels": stream_four_levels,
     "stream_four_levels_flat": stream_four_levels_flat,
@@ -437,6 +464,7 @@ SCENARIOS: dict[str, Any] = {
     "uuid_thread": uuid_thread,
     "resume_chunks": resume_chunks,
     "func_calls": func_calls,
+    "checkpoints_three_levels": checkpoints_three_levels,
 }
 
 
@@ -3008,6 +3036,1192 @@ EXPECTED: dict[str, Any] = {
                     "result": {"__end__": [2, "live", "yes"]},
                 },
             ],
+        ],
+    ],
+    "checkpoints_three_levels:checkpoints": [
+        [
+            [],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:1>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "input", "step": -1},
+                "next": ["__start__"],
+                "parent_config": None,
+                "tasks": [{"id": "<id:2>", "interrupts": [], "name": "__start__", "state": None}],
+                "values": {"log": []},
+            },
+        ],
+        [
+            [],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:3>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 0},
+                "next": ["top"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:1>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [{"id": "<id:4>", "interrupts": [], "name": "top", "state": None}],
+                "values": {"log": []},
+            },
+        ],
+        [
+            [],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:5>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 1},
+                "next": ["sub"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:3>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [
+                    {
+                        "id": "<id:6>",
+                        "interrupts": [],
+                        "name": "sub",
+                        "state": {
+                            "configurable": {"checkpoint_ns": "sub:<id:6>", "thread_id": "c"}
+                        },
+                    }
+                ],
+                "values": {"log": ["top"]},
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:7>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:7>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {"": "<id:5>"}, "source": "input", "step": -1},
+                "next": ["__start__"],
+                "parent_config": None,
+                "tasks": [{"id": "<id:8>", "interrupts": [], "name": "__start__", "state": None}],
+                "values": {"log": []},
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:9>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {"": "<id:5>"}, "source": "loop", "step": 0},
+                "next": ["deep"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:7>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:7>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [
+                    {
+                        "id": "<id:10>",
+                        "interrupts": [],
+                        "name": "deep",
+                        "state": {
+                            "configurable": {
+                                "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                                "thread_id": "c",
+                            }
+                        },
+                    }
+                ],
+                "values": {"log": ["top"]},
+            },
+        ],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:11>",
+                        "checkpoint_map": {
+                            "": "<id:5>",
+                            "sub:<id:6>": "<id:9>",
+                            "sub:<id:6>|deep:<id:10>": "<id:11>",
+                        },
+                        "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {
+                    "parents": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                    "source": "input",
+                    "step": -1,
+                },
+                "next": ["__start__"],
+                "parent_config": None,
+                "tasks": [{"id": "<id:12>", "interrupts": [], "name": "__start__", "state": None}],
+                "values": {"log": []},
+            },
+        ],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:13>",
+                        "checkpoint_map": {
+                            "": "<id:5>",
+                            "sub:<id:6>": "<id:9>",
+                            "sub:<id:6>|deep:<id:10>": "<id:13>",
+                        },
+                        "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {
+                    "parents": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                    "source": "loop",
+                    "step": 0,
+                },
+                "next": ["leaf"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:11>",
+                        "checkpoint_map": {
+                            "": "<id:5>",
+                            "sub:<id:6>": "<id:9>",
+                            "sub:<id:6>|deep:<id:10>": "<id:11>",
+                        },
+                        "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [{"id": "<id:14>", "interrupts": [], "name": "leaf", "state": None}],
+                "values": {"log": ["top"]},
+            },
+        ],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:15>",
+                        "checkpoint_map": {
+                            "": "<id:5>",
+                            "sub:<id:6>": "<id:9>",
+                            "sub:<id:6>|deep:<id:10>": "<id:15>",
+                        },
+                        "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {
+                    "parents": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                    "source": "loop",
+                    "step": 1,
+                },
+                "next": [],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:13>",
+                        "checkpoint_map": {
+                            "": "<id:5>",
+                            "sub:<id:6>": "<id:9>",
+                            "sub:<id:6>|deep:<id:10>": "<id:13>",
+                        },
+                        "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [],
+                "values": {"log": ["top", "leaf"]},
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:16>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:16>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {"": "<id:5>"}, "source": "loop", "step": 1},
+                "next": ["after"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:9>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [{"id": "<id:17>", "interrupts": [], "name": "after", "state": None}],
+                "values": {"log": ["top", "top", "leaf"]},
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:18>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:18>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {"": "<id:5>"}, "source": "loop", "step": 2},
+                "next": [],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:16>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:16>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [],
+                "values": {"log": ["top", "top", "leaf", "after"]},
+            },
+        ],
+        [
+            [],
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:19>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 2},
+                "next": [],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:5>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [],
+                "values": {"log": ["top", "top", "top", "leaf", "after"]},
+            },
+        ],
+    ],
+    "checkpoints_three_levels:debug:async": [
+        [
+            [],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "input", "step": -1},
+                    "next": ["__start__"],
+                    "parent_config": None,
+                    "tasks": [
+                        {"id": "<id:2>", "interrupts": [], "name": "__start__", "state": None}
+                    ],
+                    "values": {"log": []},
+                },
+                "step": -1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            [],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:3>",
+                            "checkpoint_ns": "",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 0},
+                    "next": ["top"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:1>",
+                            "checkpoint_ns": "",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "tasks": [{"id": "<id:4>", "interrupts": [], "name": "top", "state": None}],
+                    "values": {"log": []},
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            [],
+            {
+                "payload": {
+                    "id": "<id:4>",
+                    "input": {"log": []},
+                    "name": "top",
+                    "triggers": ["branch:to:top"],
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+        ],
+        [
+            [],
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:4>",
+                    "interrupts": [],
+                    "name": "top",
+                    "result": {"log": ["top"]},
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+        ],
+        [
+            [],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:5>",
+                            "checkpoint_ns": "",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 1},
+                    "next": ["sub"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:3>",
+                            "checkpoint_ns": "",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "tasks": [
+                        {
+                            "id": "<id:6>",
+                            "interrupts": [],
+                            "name": "sub",
+                            "state": {
+                                "configurable": {"checkpoint_ns": "sub:<id:6>", "thread_id": "c"}
+                            },
+                        }
+                    ],
+                    "values": {"log": ["top"]},
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            [],
+            {
+                "payload": {
+                    "id": "<id:6>",
+                    "input": {"log": ["top"]},
+                    "name": "sub",
+                    "triggers": ["branch:to:sub"],
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:7>",
+                            "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:7>"},
+                            "checkpoint_ns": "sub:<id:6>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {"parents": {"": "<id:5>"}, "source": "input", "step": -1},
+                    "next": ["__start__"],
+                    "parent_config": None,
+                    "tasks": [
+                        {"id": "<id:8>", "interrupts": [], "name": "__start__", "state": None}
+                    ],
+                    "values": {"log": []},
+                },
+                "step": -1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:9>",
+                            "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                            "checkpoint_ns": "sub:<id:6>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {"parents": {"": "<id:5>"}, "source": "loop", "step": 0},
+                    "next": ["deep"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:7>",
+                            "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:7>"},
+                            "checkpoint_ns": "sub:<id:6>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "tasks": [
+                        {
+                            "id": "<id:10>",
+                            "interrupts": [],
+                            "name": "deep",
+                            "state": {
+                                "configurable": {
+                                    "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                                    "thread_id": "c",
+                                }
+                            },
+                        }
+                    ],
+                    "values": {"log": ["top"]},
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "payload": {
+                    "id": "<id:10>",
+                    "input": {"log": ["top"]},
+                    "name": "deep",
+                    "triggers": ["branch:to:deep"],
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+        ],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:11>",
+                            "checkpoint_map": {
+                                "": "<id:5>",
+                                "sub:<id:6>": "<id:9>",
+                                "sub:<id:6>|deep:<id:10>": "<id:11>",
+                            },
+                            "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {
+                        "parents": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                        "source": "input",
+                        "step": -1,
+                    },
+                    "next": ["__start__"],
+                    "parent_config": None,
+                    "tasks": [
+                        {"id": "<id:12>", "interrupts": [], "name": "__start__", "state": None}
+                    ],
+                    "values": {"log": []},
+                },
+                "step": -1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:13>",
+                            "checkpoint_map": {
+                                "": "<id:5>",
+                                "sub:<id:6>": "<id:9>",
+                                "sub:<id:6>|deep:<id:10>": "<id:13>",
+                            },
+                            "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {
+                        "parents": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                        "source": "loop",
+                        "step": 0,
+                    },
+                    "next": ["leaf"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:11>",
+                            "checkpoint_map": {
+                                "": "<id:5>",
+                                "sub:<id:6>": "<id:9>",
+                                "sub:<id:6>|deep:<id:10>": "<id:11>",
+                            },
+                            "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "tasks": [{"id": "<id:14>", "interrupts": [], "name": "leaf", "state": None}],
+                    "values": {"log": ["top"]},
+                },
+                "step": 0,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            {
+                "payload": {
+                    "id": "<id:14>",
+                    "input": {"log": ["top"]},
+                    "name": "leaf",
+                    "triggers": ["branch:to:leaf"],
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+        ],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:14>",
+                    "interrupts": [],
+                    "name": "leaf",
+                    "result": {"log": ["leaf"]},
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+        ],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:15>",
+                            "checkpoint_map": {
+                                "": "<id:5>",
+                                "sub:<id:6>": "<id:9>",
+                                "sub:<id:6>|deep:<id:10>": "<id:15>",
+                            },
+                            "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {
+                        "parents": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                        "source": "loop",
+                        "step": 1,
+                    },
+                    "next": [],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:13>",
+                            "checkpoint_map": {
+                                "": "<id:5>",
+                                "sub:<id:6>": "<id:9>",
+                                "sub:<id:6>|deep:<id:10>": "<id:13>",
+                            },
+                            "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "tasks": [],
+                    "values": {"log": ["top", "leaf"]},
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:10>",
+                    "interrupts": [],
+                    "name": "deep",
+                    "result": {"log": ["top", "leaf"]},
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:16>",
+                            "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:16>"},
+                            "checkpoint_ns": "sub:<id:6>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {"parents": {"": "<id:5>"}, "source": "loop", "step": 1},
+                    "next": ["after"],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:9>",
+                            "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                            "checkpoint_ns": "sub:<id:6>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "tasks": [{"id": "<id:17>", "interrupts": [], "name": "after", "state": None}],
+                    "values": {"log": ["top", "top", "leaf"]},
+                },
+                "step": 1,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "payload": {
+                    "id": "<id:17>",
+                    "input": {"log": ["top", "top", "leaf"]},
+                    "name": "after",
+                    "triggers": ["branch:to:after"],
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "task",
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:17>",
+                    "interrupts": [],
+                    "name": "after",
+                    "result": {"log": ["after"]},
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:18>",
+                            "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:18>"},
+                            "checkpoint_ns": "sub:<id:6>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {"parents": {"": "<id:5>"}, "source": "loop", "step": 2},
+                    "next": [],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:16>",
+                            "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:16>"},
+                            "checkpoint_ns": "sub:<id:6>",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "tasks": [],
+                    "values": {"log": ["top", "top", "leaf", "after"]},
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+        [
+            [],
+            {
+                "payload": {
+                    "error": None,
+                    "id": "<id:6>",
+                    "interrupts": [],
+                    "name": "sub",
+                    "result": {"log": ["top", "top", "leaf", "after"]},
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "task_result",
+            },
+        ],
+        [
+            [],
+            {
+                "payload": {
+                    "config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:19>",
+                            "checkpoint_ns": "",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "metadata": {"parents": {}, "source": "loop", "step": 2},
+                    "next": [],
+                    "parent_config": {
+                        "configurable": {
+                            "checkpoint_id": "<id:5>",
+                            "checkpoint_ns": "",
+                            "thread_id": "c",
+                            "user": "u1",
+                        }
+                    },
+                    "tasks": [],
+                    "values": {"log": ["top", "top", "top", "leaf", "after"]},
+                },
+                "step": 2,
+                "timestamp": "<time>",
+                "type": "checkpoint",
+            },
+        ],
+    ],
+    "checkpoints_three_levels:checkpoints,updates,custom": [
+        [
+            [],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:1>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "input", "step": -1},
+                "next": ["__start__"],
+                "parent_config": None,
+                "tasks": [{"id": "<id:2>", "interrupts": [], "name": "__start__", "state": None}],
+                "values": {"log": []},
+            },
+        ],
+        [
+            [],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:3>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 0},
+                "next": ["top"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:1>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [{"id": "<id:4>", "interrupts": [], "name": "top", "state": None}],
+                "values": {"log": []},
+            },
+        ],
+        [[], "updates", {"top": {"log": ["top"]}}],
+        [
+            [],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:5>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 1},
+                "next": ["sub"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:3>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [
+                    {
+                        "id": "<id:6>",
+                        "interrupts": [],
+                        "name": "sub",
+                        "state": {
+                            "configurable": {"checkpoint_ns": "sub:<id:6>", "thread_id": "c"}
+                        },
+                    }
+                ],
+                "values": {"log": ["top"]},
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:7>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:7>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {"": "<id:5>"}, "source": "input", "step": -1},
+                "next": ["__start__"],
+                "parent_config": None,
+                "tasks": [{"id": "<id:8>", "interrupts": [], "name": "__start__", "state": None}],
+                "values": {"log": []},
+            },
+        ],
+        [
+            ["sub:<id:6>"],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:9>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {"": "<id:5>"}, "source": "loop", "step": 0},
+                "next": ["deep"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:7>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:7>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [
+                    {
+                        "id": "<id:10>",
+                        "interrupts": [],
+                        "name": "deep",
+                        "state": {
+                            "configurable": {
+                                "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                                "thread_id": "c",
+                            }
+                        },
+                    }
+                ],
+                "values": {"log": ["top"]},
+            },
+        ],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:11>",
+                        "checkpoint_map": {
+                            "": "<id:5>",
+                            "sub:<id:6>": "<id:9>",
+                            "sub:<id:6>|deep:<id:10>": "<id:11>",
+                        },
+                        "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {
+                    "parents": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                    "source": "input",
+                    "step": -1,
+                },
+                "next": ["__start__"],
+                "parent_config": None,
+                "tasks": [{"id": "<id:12>", "interrupts": [], "name": "__start__", "state": None}],
+                "values": {"log": []},
+            },
+        ],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:13>",
+                        "checkpoint_map": {
+                            "": "<id:5>",
+                            "sub:<id:6>": "<id:9>",
+                            "sub:<id:6>|deep:<id:10>": "<id:13>",
+                        },
+                        "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {
+                    "parents": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                    "source": "loop",
+                    "step": 0,
+                },
+                "next": ["leaf"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:11>",
+                        "checkpoint_map": {
+                            "": "<id:5>",
+                            "sub:<id:6>": "<id:9>",
+                            "sub:<id:6>|deep:<id:10>": "<id:11>",
+                        },
+                        "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [{"id": "<id:14>", "interrupts": [], "name": "leaf", "state": None}],
+                "values": {"log": ["top"]},
+            },
+        ],
+        [["sub:<id:6>", "deep:<id:10>"], "custom", {"leaf": 1}],
+        [["sub:<id:6>", "deep:<id:10>"], "updates", {"leaf": {"log": ["leaf"]}}],
+        [
+            ["sub:<id:6>", "deep:<id:10>"],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:15>",
+                        "checkpoint_map": {
+                            "": "<id:5>",
+                            "sub:<id:6>": "<id:9>",
+                            "sub:<id:6>|deep:<id:10>": "<id:15>",
+                        },
+                        "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {
+                    "parents": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                    "source": "loop",
+                    "step": 1,
+                },
+                "next": [],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:13>",
+                        "checkpoint_map": {
+                            "": "<id:5>",
+                            "sub:<id:6>": "<id:9>",
+                            "sub:<id:6>|deep:<id:10>": "<id:13>",
+                        },
+                        "checkpoint_ns": "sub:<id:6>|deep:<id:10>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [],
+                "values": {"log": ["top", "leaf"]},
+            },
+        ],
+        [["sub:<id:6>"], "updates", {"deep": {"log": ["top", "leaf"]}}],
+        [
+            ["sub:<id:6>"],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:16>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:16>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {"": "<id:5>"}, "source": "loop", "step": 1},
+                "next": ["after"],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:9>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:9>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [{"id": "<id:17>", "interrupts": [], "name": "after", "state": None}],
+                "values": {"log": ["top", "top", "leaf"]},
+            },
+        ],
+        [["sub:<id:6>"], "updates", {"after": {"log": ["after"]}}],
+        [
+            ["sub:<id:6>"],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:18>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:18>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {"": "<id:5>"}, "source": "loop", "step": 2},
+                "next": [],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:16>",
+                        "checkpoint_map": {"": "<id:5>", "sub:<id:6>": "<id:16>"},
+                        "checkpoint_ns": "sub:<id:6>",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [],
+                "values": {"log": ["top", "top", "leaf", "after"]},
+            },
+        ],
+        [[], "updates", {"sub": {"log": ["top", "top", "leaf", "after"]}}],
+        [
+            [],
+            "checkpoints",
+            {
+                "config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:19>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "metadata": {"parents": {}, "source": "loop", "step": 2},
+                "next": [],
+                "parent_config": {
+                    "configurable": {
+                        "checkpoint_id": "<id:5>",
+                        "checkpoint_ns": "",
+                        "thread_id": "c",
+                        "user": "u1",
+                    }
+                },
+                "tasks": [],
+                "values": {"log": ["top", "top", "top", "leaf", "after"]},
+            },
         ],
     ],
 }

@@ -30,11 +30,6 @@ KNOWN_GAPS: dict[str, str] = {
     # The subgraph's own compile(interrupt_before=["weather_node"]) is ignored when it
     # runs as a node, so the run does not stop there (stateful subgraphs).
     "subgraph_manage_state": "a subgraph's own interrupt_before is ignored (subgraphs)",
-    # A subgraph's own interrupt_before is ignored when called from a node (#4796), and
-    # for a checkpointer=True subgraph node it ends the parent's run as if finished,
-    # with no way to resume (#6444) (stateful subgraphs).
-    "issue_subgraph_interrupts": "a subgraph's own breakpoints do not interrupt the parent "
-    "(subgraphs)",
 }
 
 PROGRAM_TIMEOUT_S = 60
