@@ -113,24 +113,20 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         self._runs.pop(run_id, None)
         self._streamed.discard(run_id)
 
-    def saw_input(self, ns: tuple[str, ...], value: Any) -> None:
-        """Messages a node reads are not streamed again when it returns them."""
-        if (self._depth is not None and len(ns) > self._depth) or not isinstance(value, dict):
+    def see_input(self, state: Any, ns: tuple[str, ...] = ()) -> None:
+        """A node's input messages are not news: its writes repeating them are not sent
+        (nor for a graph below the streamed one without `subgraphs=True`: ignored)."""
+        if self._depth is not None and len(ns) > self._depth:
             return
-        seen = self._seen
-        for item in value.values():
-            if isinstance(item, BaseMessage):
-                if item.id is not None:
-                    seen.add(item.id)
-            elif isinstance(item, list | tuple):
-                for message in item:
-                    if isinstance(message, BaseMessage) and message.id is not None:
-                        seen.add(message.id)
+        ids = [m.id for m in _top_level_messages(state) if m.id is not None]
+        if ids:
+            with self._lock:
+                self._seen.update(ids)
 
     def emit_written(
         self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]
     ) -> None:
-        """Emit messages found in a node's writes, skipping ids already streamed."""
+        """Emit messages found in a node's writes, skipping ids already seen."""
         if self._depth is not None and len(ns) > self._depth:
             return
         for value in values:
@@ -209,6 +205,24 @@ class StreamMessagesHandlerV2(StreamMessagesHandler, _V2StreamingCallbackHandler
             items = value if isinstance(value, list | tuple) else [value]
             kept = [i for i in items if not isinstance(i, ToolMessage)]
             super().emit_written(ns, [kept], meta)
+
+
+def _top_level_messages(state: Any) -> list[BaseMessage]:
+    """The messages among a state's field values, or in list values (one level down)."""
+    if isinstance(state, dict):
+        values = list(state.values())
+    else:
+        fields = getattr(type(state), "model_fields", None) or getattr(
+            state, "__dataclass_fields__", None
+        )
+        values = [getattr(state, k) for k in fields] if fields else []
+    found = []
+    for value in values:
+        if isinstance(value, BaseMessage):
+            found.append(value)
+        elif isinstance(value, list | tuple):
+            found.extend(v for v in value if isinstance(v, BaseMessage))
+    return found
 
 
 def _in_langgraph_order(metadata: dict[str, Any]) -> dict[str, Any]:

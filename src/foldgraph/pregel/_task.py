@@ -342,9 +342,9 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     runner = run.graph.runners[task.name]
     scope = _Scope(run, task, step)
     value = runner.node_input(task)
-    traced = None
     if run.messages is not None and not runner.is_start:
-        run.messages.saw_input(run.ns, value)
+        run.messages.see_input(value, run.ns)
+    traced = None
     if not runner.is_start and (
         run.messages is not None or run.tools is not None or has_callbacks(run.config)
     ):
@@ -400,9 +400,9 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     scope = _Scope(run, task, step)
     scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
-    traced = None
     if run.messages is not None and not runner.is_start:
-        run.messages.saw_input(run.ns, value)
+        run.messages.see_input(value, run.ns)
+    traced = None
     if not runner.is_start and (
         run.messages is not None or run.tools is not None or has_callbacks(run.config)
     ):
