@@ -372,8 +372,7 @@ class Run:
             self.resumed_from = self.snapshot.id
         if not is_resume:
             if self.checkpointer is None:
-                self.snapshot = self.graph._empty
-                self._pending = {}
+                self.snapshot = self.graph._unsaved
             self._pending = {}
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
             if START in graph.runners:  # an entrypoint has no START node
@@ -443,7 +442,7 @@ class Run:
 
     def _load(self) -> bool:
         if self.checkpointer is None:
-            self.snapshot = self.graph._empty
+            self.snapshot = self.graph._unsaved
             return False
         saved = self.checkpointer._stored_tuple(self._load_config())
         if saved is None:
