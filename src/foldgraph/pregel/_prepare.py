@@ -182,10 +182,12 @@ def make_run(
         if "custom" in parent_run.modes:
             runtime = runtime.override(stream_writer=_custom_writer(sink, ns))
     else:
+        # With its own RunControl now, so `attach_control` has nothing to replace.
         runtime = Runtime(
             context=coerce_context(graph.context_schema, context),
             store=graph.store,
             stream_writer=writer,
+            control=RunControl(),
         )
     if sink is not None and not modes and parent_run is not None:
         modes = parent_run.modes
