@@ -52,8 +52,6 @@ __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
 # LangGraph's default, and its environment override, read once at import as it does.
 DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 EMPTY = Snapshot(step=-2)
-_TO_METADATA = ("thread_id", "checkpoint_id", "task_id", "run_id", "assistant_id", "graph_id")
-"""`configurable` keys LangGraph copies into the metadata callbacks see."""
 
 
 def is_interrupt_id_map(resume: Any) -> bool:
@@ -126,7 +124,6 @@ class Run:
     live_calls: Any = None
     """Where task calls send their chunks as they start and end (the live queue's `put`),
     when the graph makes task calls and the caller streams them; else None."""
-    _task_meta: dict[str, Any] | None = None
     tools: Any = None
     """The tools-stream callback handler, when that mode is on."""
     start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
@@ -945,21 +942,6 @@ class Run:
     def task_namespace(self, task: Task) -> str:
         own = f"{task.name}{NS_END}{task.id}"
         return f"{self.checkpoint_ns}{NS_SEP}{own}" if self.checkpoint_ns else own
-
-    def task_metadata(self) -> dict[str, Any]:
-        """The metadata every task config of this run starts from: the run's own, with
-        the thread and other run keys of its `configurable` added when missing, as
-        LangGraph shows them to callbacks (worked out once per run)."""
-        meta = self._task_meta
-        if meta is None:
-            meta = dict(self.config.get("metadata", {}))
-            conf = self.config.get(CONF, {})
-            for key in _TO_METADATA:
-                value = conf.get(key)
-                if value and key not in meta:
-                    meta[key] = value
-            self._task_meta = meta
-        return meta
 
     def task_interrupt_id(self, task: Task) -> str:
         return interrupt_id(self.task_namespace(task))

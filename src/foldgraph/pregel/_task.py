@@ -52,7 +52,7 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
     task_ns = run.task_namespace(task)
     conf["checkpoint_ns"] = task_ns
     conf[FG_TASK] = (run, task)
-    shared = run.task_metadata()
+    shared = base.get("metadata", {})
     metadata = {
         **shared,
         "langgraph_step": step,
