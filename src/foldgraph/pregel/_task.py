@@ -336,6 +336,8 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     runner = run.graph.runners[task.name]
     scope = _Scope(run, task, step)
     value = runner.node_input(task)
+    if run.messages is not None and not runner.is_start:
+        run.messages.see_input(value)
     traced = None
     if not runner.is_start and (
         run.messages is not None or run.tools is not None or has_callbacks(run.config)
@@ -392,6 +394,8 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     scope = _Scope(run, task, step)
     scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
+    if run.messages is not None and not runner.is_start:
+        run.messages.see_input(value)
     traced = None
     if not runner.is_start and (
         run.messages is not None or run.tools is not None or has_callbacks(run.config)
