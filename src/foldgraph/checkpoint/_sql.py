@@ -230,6 +230,9 @@ class SqlSaver(BaseCheckpointSaver[int]):
     def _metadata_filter_sql(self, key: str, value: Any) -> tuple[str, list[Any]]:
         raise NotImplementedError
 
+    def _after_put(self, cur: Any, thread_id: str, ns: str, seq: int, checkpoint_id: str) -> None:
+        """Runs in `put`'s transaction once the checkpoint is stored (a shallow saver prunes)."""
+
     def _lock_thread(self, cur: Any, thread_id: str, ns: str) -> None:
         """Serialize writers of one thread inside a transaction (SQLite's writes already are)."""
 
@@ -694,6 +697,7 @@ class SqlSaver(BaseCheckpointSaver[int]):
                     ),
                     [(seq, ch, thread_id, k, b, d, t, data) for ch, k, b, d, t, data in blobs],
                 )
+            self._after_put(cur, thread_id, ns, seq, checkpoint_id)
         absolute = {ch: (s or seq) for ch, s in at.items()}
         self._remember(
             thread_id, ns, _Recent(checkpoint_id, seq, absolute, versions, dict(values), depths)
