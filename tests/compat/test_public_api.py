@@ -38,17 +38,14 @@ IN_FLIGHT_NAMES = {
     ("langgraph.prebuilt.tool_node", "is_invalid_resume"): "issue 11 (re-export)",
     ("langgraph.prebuilt.tool_validator", "RunnableCallable"): "issue 11 (re-export)",
     ("langgraph.stream.transformers", "GraphDrained"): "issue 12",
-    ("langgraph.graph", "MessageGraph"): "issue 14",
-    ("langgraph.graph.message", "MessageGraph"): "issue 14",
 }
 
 
 # Parameters and methods owned by those issues, on names of this one.
 IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
-    ("langgraph.types", "Interrupt"): {
-        "deprecated_kwargs": "issue 14",
-        "interrupt_id": "issue 14",
-    },
+    # compile(transformers=...) comes with the v3 stream package.
+    ("langgraph.graph", "MessageGraph"): {"compile": "issue 10"},
+    ("langgraph.graph.message", "MessageGraph"): {"compile": "issue 10"},
     ("langgraph.graph", "StateGraph"): {},
 }
 
