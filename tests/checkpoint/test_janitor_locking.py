@@ -73,3 +73,24 @@ def test_a_janitor_with_work_still_waits_for_the_lock_and_then_does_it(tmp_path:
     reread = loop_graph(6).compile(checkpointer=SqliteSaver(str(path))).get_state(CONFIG)
     assert [m.id for m in reread.values["messages"]][-2:] == ["a5", "b6"]
     saver.conn.close()
+
+
+def test_listing_a_long_thread_while_it_grows_and_is_pruned(tmp_path: Path) -> None:
+    """Pages continue below the last row read: rows written or dropped between pages
+    neither repeat nor hide older ones (an offset would shift under them)."""
+    path = tmp_path / "threads.db"
+    saver = _thread(path, 60)  # 122 checkpoints: two pages
+    before = [t.config["configurable"]["checkpoint_id"] for t in saver.list(CONFIG)]
+    assert len(before) == 122
+    listing = saver.list(CONFIG)
+    first_page = [next(listing).config["configurable"]["checkpoint_id"] for _ in range(100)]
+    # Between the pages: another run continues the thread, and the oldest are pruned.
+    more = loop_graph(70).compile(checkpointer=SqliteSaver(str(path), full_every=3))
+    more.invoke({"messages": [HumanMessage("again", id="again")]}, CONFIG)
+    janitor = SqliteSaver(str(path))
+    total = len(list(janitor.list(CONFIG)))
+    assert total == len(before) + 22  # the input checkpoint and 21 supersteps
+    janitor.prune(["t"], keep_last=total - 5, keep_forks=False)
+    rest = [t.config["configurable"]["checkpoint_id"] for t in listing]
+    assert first_page + rest == before[:-5]
+    saver.conn.close()

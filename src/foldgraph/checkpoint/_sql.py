@@ -513,26 +513,32 @@ class SqlSaver(BaseCheckpointSaver[int]):
         where, params = search_conditions(
             config, filter, before, self._metadata_filter_sql, type(self).__name__
         )
-        sql = (
+        select = (
             "SELECT seq, checkpoint_id, parent_checkpoint_id, metadata, body, thread_id, "
             "checkpoint_ns FROM fg_checkpoints"
-            + (" WHERE " + " AND ".join(where) if where else "")
-            + " ORDER BY checkpoint_id DESC, seq DESC"
         )
+        order = " ORDER BY checkpoint_id DESC, seq DESC"
         memo: dict[tuple[int, str], tuple[Any, int]] = {}
         remaining = limit
         page = 100
-        offset = 0
+        last: tuple[str, int] | None = None
         while remaining is None or remaining > 0:
             size = page if remaining is None else min(page, remaining)
+            # Each page starts below the last row read (not at an offset), so checkpoints
+            # written or pruned between pages neither repeat nor hide the ones after.
+            conditions, values = list(where), list(params)
+            if last is not None:
+                conditions.append("(checkpoint_id < ? OR (checkpoint_id = ? AND seq < ?))")
+                values.extend((last[0], last[0], last[1]))
+            sql = select + (" WHERE " + " AND ".join(conditions) if conditions else "") + order
             with self._tx(write=False) as cur:
-                cur.execute(self._q(sql + f" LIMIT {size} OFFSET {offset}"), params)
+                cur.execute(self._q(sql + f" LIMIT {size}"), values)
                 rows = cur.fetchall()
                 out = [self._row_to_tuple(cur, r[:5], r[5], r[6], memo) for r in rows]
             yield from out
             if len(rows) < size:
                 return
-            offset += len(rows)
+            last = (rows[-1][1], rows[-1][0])
             if remaining is not None:
                 remaining -= len(rows)
             if len(memo) > 20_000:
