@@ -4231,3 +4231,22 @@ EXPECTED: dict[str, Any] = {
 @pytest.mark.parametrize("key", sorted(EXPECTED))
 def test_stream_matches_langgraph(key: str) -> None:
     assert run_scenario(key) == EXPECTED[key]
+
+
+def test_levels_running_the_same_node_name_get_distinct_task_ids_without_a_saver() -> None:
+    # Without a saver no snapshot has an id; task ids must still differ between levels,
+    # or a caller grouping chunks by namespace would merge them (LangGraph's differ).
+    from typing_extensions import TypedDict
+
+    from foldgraph.graph import START, StateGraph
+
+    class S(TypedDict):
+        x: int
+
+    inner = StateGraph(S).add_node("sub", lambda s: {"x": s["x"] + 1})
+    inner = inner.add_edge(START, "sub").compile()
+    mid = StateGraph(S).add_node("sub", inner).add_edge(START, "sub").compile()
+    top = StateGraph(S).add_node("sub", mid).add_edge(START, "sub").compile()
+    deepest = max((ns for ns, _ in top.stream({"x": 0}, subgraphs=True)), key=len)
+    assert [part.split(":")[0] for part in deepest] == ["sub", "sub"]
+    assert len({part.split(":")[1] for part in deepest}) == 2

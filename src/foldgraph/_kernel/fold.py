@@ -58,17 +58,21 @@ def read_state(
     return out
 
 
-def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple[Task, ...]:
+def plan(
+    graph: GraphSpec, snapshot: Snapshot, stop: int | None = None, origin_id: str | None = None
+) -> tuple[Task, ...]:
     """The tasks of the next superstep, in a fixed order: Sends first, then woken nodes by name.
 
     `stop` is the step the recursion limit stops at (it feeds RemainingSteps);
     None means no limit, for looking at a snapshot rather than running it.
+    `origin_id` is what task ids derive from in place of the snapshot's id (a
+    snapshot nobody saves has none).
     """
     step = snapshot.step + 1
     if stop is None:
         stop = step + 10**9
     tasks: list[Task] = []
-    origin = (snapshot.id, step)
+    origin = (snapshot.id if origin_id is None else origin_id, step)
     sends = snapshot.values.get(TASKS, MISSING)
     if sends is not MISSING:
         for index, send in enumerate(sends):

@@ -314,7 +314,9 @@ class Run:
                         error_code=ErrorCode.GRAPH_RECURSION_LIMIT,
                     )
                 )
-            tasks = plan(spec, snapshot, self.stop)
+            # An unsaved snapshot has no id: a nested graph's tasks then take theirs from
+            # its namespace, so that levels running the same node name differ.
+            tasks = plan(spec, snapshot, self.stop, snapshot.id or self.checkpoint_ns)
             if not tasks:
                 break
             if (
