@@ -328,7 +328,7 @@ class Run:
             self.resumed_from = self.snapshot.id
         if not is_resume:
             if self.checkpointer is None:
-                self.snapshot = self.graph._empty
+                self.snapshot = self.graph._empty_unsealed
                 self._pending = {}
             self._pending = {}
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
@@ -399,7 +399,7 @@ class Run:
 
     def _load(self) -> bool:
         if self.checkpointer is None:
-            self.snapshot = self.graph._empty
+            self.snapshot = self.graph._empty_unsealed
             return False
         saved = self.checkpointer._stored_tuple(self._load_config())
         if saved is None:
