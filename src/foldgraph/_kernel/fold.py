@@ -19,7 +19,7 @@ import attrs
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
 from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
-from foldgraph._kernel.seal import ATOMS, step_fingerprint
+from foldgraph._kernel.seal import ATOMS, Fingerprint, step_fingerprint
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, task_id
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
@@ -124,6 +124,7 @@ def apply(
     snapshot: Snapshot,
     task_writes: Sequence[tuple[Task, Writes]],
     stamp: Stamp | None = None,
+    fingerprint: Fingerprint | None = None,
 ) -> Snapshot:
     """Fold one superstep's writes into a new snapshot; the input snapshot is untouched.
 
@@ -131,7 +132,8 @@ def apply(
     each channel folds its batch at once, and every changed channel gets the
     same new version. Channels not written are told a step passed (ephemeral
     values clear), and if nothing is left to wake, channels are told the run is
-    finishing (deferred nodes become runnable).
+    finishing (deferred nodes become runnable). `fingerprint` seals what is stored
+    (a run hands in one that remembers objects it sealed in earlier steps).
     """
     channels = graph.channels
     ordered = (
@@ -148,7 +150,7 @@ def apply(
     old_seals = snapshot.seals
     new_seals: dict[str, int] = {}
     sealing = old_seals is not None
-    fp: Any = None
+    fp: Any = fingerprint
 
     def seal(chan: str, new: Any) -> None:
         # Fingerprint what is stored now, while it is exactly what was written.

@@ -20,6 +20,7 @@ from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
+from foldgraph._kernel.seal import run_fingerprint
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.checkpoint.base.id import uuid6_str
 from foldgraph.constants import CONF, START
@@ -121,6 +122,16 @@ class Run:
     _writer: Any = None
     node_errors: dict[str, Any] = dataclasses.field(default_factory=dict)
     """The `NodeError` each error-handler task of this run handles, by task id."""
+    _fingerprint: Any = None
+
+    @property
+    def fingerprint(self) -> Any:
+        """Seals the run's steps, taking each object's fingerprint once per run: the
+        history's messages are sealed when appended, and again inside every `Send` that
+        carries the state (see `_kernel.seal.run_fingerprint`)."""
+        if self._fingerprint is None and self.checkpointer is not None:
+            self._fingerprint = run_fingerprint()
+        return self._fingerprint
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -612,7 +623,9 @@ class Run:
                     )
             return "stopped"
 
-        new = apply(graph.spec, snapshot, task_writes, self.stamp_for("loop", step))
+        new = apply(
+            graph.spec, snapshot, task_writes, self.stamp_for("loop", step), self.fingerprint
+        )
         self.snapshot = new
         self._pending = {}
         self.save(new)
