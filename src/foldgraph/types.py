@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+import sys
 from collections.abc import Callable, Hashable, Sequence
 from datetime import timedelta
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, NotRequired, TypeVar
@@ -321,11 +322,13 @@ class ToolOutputMixin:
 
 
 def ensure_valid_checkpointer(checkpointer: Any) -> Any:
-    from foldgraph.checkpoint.base import BaseCheckpointSaver
-
     if checkpointer is None or checkpointer is True or checkpointer is False:
         return checkpointer
-    if isinstance(checkpointer, BaseCheckpointSaver):
+    # A saver's class was loaded with `foldgraph.checkpoint.base`, so the class is looked
+    # up there instead of imported: that module re-exports the serializer, whose codec
+    # knows the records defined here (an import would close a cycle).
+    saver_module = sys.modules.get("foldgraph.checkpoint.base")
+    if saver_module is not None and isinstance(checkpointer, saver_module.BaseCheckpointSaver):
         return checkpointer
     raise TypeError(
         f"Invalid checkpointer provided. Expected an instance of `BaseCheckpointSaver`, "

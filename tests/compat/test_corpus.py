@@ -27,16 +27,6 @@ compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
 KNOWN_GAPS: dict[str, str] = {
-    # Managed values are not in the state a router sees: route_remaining reads
-    # state["remaining_steps"] and gets KeyError (values at the boundary).
-    "graph_api_loops_recursion_limit": "RemainingSteps missing from a router's state (boundary)",
-    # Messages converted from dict/tuple input get ids minted deterministically from a
-    # counter, so separate runs hand out the same id; LangGraph gives fresh uuid4s.
-    "graph_api_state_reducers": "minted message ids repeat across runs (LangGraph: uuid4)",
-    "hitl_review_tool_calls": "minted message ids repeat across runs (LangGraph: uuid4)",
-    # The drawable graph labels a conditional edge with the path map's key as given
-    # (True); LangGraph turns it into the string "True" (get_graph().edges[i].data).
-    "graph_api_conditional_entry": "edge label of a bool path-map key is not str (drawing)",
 }
 
 PROGRAM_TIMEOUT_S = 60

@@ -80,6 +80,12 @@ def cases(root: str) -> dict[str, tuple[Any, dict[str, Any]]]:
     b.add_conditional_edges("a", lambda s: "b")
     out["conditional_unknown_ends"] = (b.compile(), {})
 
+    b = chain("a")
+    b.add_node("b", _noop)
+    b.add_node("c", _noop)
+    b.add_conditional_edges("a", lambda s: True, {True: "b", False: "c"})
+    out["conditional_bool_keys"] = (b.compile(), {})
+
     def command(state: Any) -> types.Command[Literal["b", "__end__"]]:
         return types.Command(goto="b")
 

@@ -233,3 +233,38 @@ def test_the_plain_function_and_the_persistent_log_agree(updates: list[Any]) -> 
             break
         plain = expected
         log = monoid.combine_all(log, [update])
+
+
+# -- messages written as strings, tuples or dicts, in a graph ------------------------------
+
+
+def test_messages_given_as_text_get_fresh_uuid4_ids_in_every_run() -> None:
+    # LangGraph converts them in add_messages with a new uuid4 each: two threads never
+    # share an id. The updates stream still shows what the node returned (as LangGraph).
+    from foldgraph.checkpoint.memory import InMemorySaver
+    from foldgraph.graph import START, StateGraph
+
+    def node(state: MessagesState) -> dict:
+        return {"messages": [("ai", "hello"), {"role": "ai", "content": "x"}]}
+
+    graph = (
+        StateGraph(MessagesState)
+        .add_node("n", node)
+        .add_edge(START, "n")
+        .compile(checkpointer=InMemorySaver())
+    )
+    ids = []
+    for thread in ("1", "2"):
+        config = {"configurable": {"thread_id": thread}}
+        chunks = list(graph.stream({"messages": "hi"}, config, stream_mode="updates"))
+        assert chunks == [{"n": {"messages": [("ai", "hello"), {"role": "ai", "content": "x"}]}}]
+        messages = graph.get_state(config).values["messages"]
+        assert [(type(m), m.content) for m in messages] == [
+            (HumanMessage, "hi"),
+            (AIMessage, "hello"),
+            (AIMessage, "x"),
+        ]
+        assert all(uuid.UUID(m.id).version == 4 for m in messages)
+        assert graph.verify_replay(config).ok
+        ids.extend(m.id for m in messages)
+    assert len(set(ids)) == 6

@@ -42,3 +42,16 @@ def test_xray_names_nested_nodes_by_path() -> None:
         "outer_sub:sub:x",
         "outer_sub:sub:y",
     ]
+
+
+def test_a_conditional_edge_is_labelled_with_its_key_as_text() -> None:
+    # LangGraph stores the path map's key as a string on the edge: True -> "True".
+    graph, _ = CASES["conditional_bool_keys"]
+    labels = {(e.source, e.target): e.data for e in graph.get_graph().edges}
+    assert labels == {
+        ("__start__", "a"): None,
+        ("a", "b"): "True",
+        ("a", "c"): "False",
+        ("b", "__end__"): None,
+        ("c", "__end__"): None,
+    }

@@ -5,6 +5,7 @@ tests marked `foldgraph_only`, which pin deliberate differences (see each commen
 """
 
 import asyncio
+import dataclasses
 import operator
 import os
 import re
@@ -598,6 +599,46 @@ def test_remaining_steps_with_explicit_limit():
 def test_is_last_step_on_the_last_allowed_step():
     out = _managed_graph().invoke({"x": 1}, {"recursion_limit": 3})
     assert out == {"x": 1, "seen": [(2, False), (1, True)]}
+
+
+def test_a_router_sees_managed_values_as_its_node_does():
+    # Routers read remaining_steps / is_last_step too (LangGraph's loop how-to ends a
+    # loop on them); checked against LangGraph 1.2.
+    routes = []
+
+    def route(state: Managed):
+        routes.append((state["remaining"], state["last"]))
+        return END if state["last"] else "a"
+
+    builder = StateGraph(Managed)
+    builder.add_node("a", lambda s: {"seen": [s["remaining"]]})
+    builder.add_edge(START, "a")
+    builder.add_conditional_edges("a", route, ["a", END])
+    out = builder.compile().invoke({"x": 0}, {"recursion_limit": 4})
+    assert out == {"x": 0, "seen": [3, 2, 1]}
+    assert routes == [(3, False), (2, False), (1, True)]
+
+
+@dataclasses.dataclass
+class ManagedData:
+    seen: Annotated[list, operator.add] = dataclasses.field(default_factory=list)
+    remaining: RemainingSteps = 0
+    last: IsLastStep = False
+
+
+def test_a_dataclass_router_sees_managed_values():
+    routes = []
+
+    def route(state: ManagedData):
+        routes.append((state.remaining, state.last))
+        return END if state.remaining <= 2 else "a"
+
+    builder = StateGraph(ManagedData)
+    builder.add_node("a", lambda s: {"seen": [s.remaining]})
+    builder.add_edge(START, "a")
+    builder.add_conditional_edges("a", route, ["a", END])
+    assert builder.compile().invoke({}, {"recursion_limit": 6}) == {"seen": [5, 4, 3, 2]}
+    assert routes == [(5, False), (4, False), (3, False), (2, False)]
 
 
 def test_recursion_limit_hit_by_a_chain():

@@ -38,7 +38,7 @@ import collections
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from foldgraph.checkpoint._delta import apply_delta, diff
@@ -52,6 +52,7 @@ from foldgraph.checkpoint.base import (
     PendingWrite,
     get_checkpoint_id,
     get_checkpoint_metadata,
+    writes_sort_key,
 )
 from foldgraph.checkpoint.base._plain import plain_tuple
 from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
@@ -64,7 +65,13 @@ from foldgraph.errors import (
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
 
-__all__ = ["SCHEMA_VERSION", "SqlSaver"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "SqlSaver",
+    "load_pending_writes",
+    "pending_writes_sql",
+    "search_conditions",
+]
 
 SCHEMA_VERSION = 1
 FULL, DELTA = 0, 1
@@ -111,6 +118,67 @@ def _configurable(config: RunnableConfig, key: str, saver: str, method: str) -> 
             f"{saver}.{method} needs config['configurable'][{key!r}]; got config {config!r}. "
             f"Pass e.g. {{'configurable': {{'{key}': ...}}}}."
         ) from None
+
+
+def pending_writes_sql(has_task_path: bool) -> str:
+    """The query for one checkpoint's pending writes: `(thread_id, checkpoint_ns, checkpoint_id)`
+    in, rows `(task_id, channel, type, data, task_path, idx)` out (`load_pending_writes` reads
+    them). `has_task_path=False` reads every `task_path` as `''`, for tables written without it.
+    """
+    task_path = "task_path" if has_task_path else "''"
+    return (
+        f"SELECT task_id, channel, type, data, {task_path}, idx FROM fg_writes "
+        "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
+    )
+
+
+def _write_key(row: Sequence[Any]) -> tuple[str, str, int]:
+    return writes_sort_key(row[4], row[0], row[5])
+
+
+def load_pending_writes(rows: Iterable[Sequence[Any]], serde: Any) -> list[PendingWrite]:
+    """`pending_writes_sql` rows decoded with `serde`, in the order the writes are applied."""
+    return [
+        (task_id, channel, serde.loads_typed((typ, bytes(data) if data is not None else b"")))
+        for task_id, channel, typ, data, _path, _idx in sorted(rows, key=_write_key)
+    ]
+
+
+def search_conditions(
+    config: RunnableConfig | None,
+    filter: Mapping[str, Any] | None,
+    before: RunnableConfig | None,
+    metadata_filter: Any,
+    saver: str = "SqliteSaver",
+) -> tuple[list[str], list[Any]]:
+    """The conditions (and their parameters) selecting `list`'s checkpoints in `fg_checkpoints`.
+
+    `config` picks a thread, and a namespace or checkpoint when it names one;
+    `filter` matches metadata keys (`metadata_filter(key, value)` writes each
+    test in the database's dialect); `before` keeps strictly older ids.
+    """
+    where: list[str] = []
+    params: list[Any] = []
+    if config is not None:
+        where.append("thread_id = ?")
+        params.append(str(_configurable(config, "thread_id", saver, "list")))
+        ns = config["configurable"].get("checkpoint_ns")
+        if ns is not None:
+            where.append("checkpoint_ns = ?")
+            params.append(ns)
+        only = get_checkpoint_id(config)
+        if only:
+            where.append("checkpoint_id = ?")
+            params.append(only)
+    for key, value in (filter or {}).items():
+        clause, extra = metadata_filter(key, value)
+        where.append(clause)
+        params.extend(extra)
+    before_id = get_checkpoint_id(before) if before else None
+    if before_id:
+        where.append("checkpoint_id < ?")
+        params.append(before_id)
+    return where, params
 
 
 class SqlSaver(BaseCheckpointSaver[int]):
@@ -294,15 +362,9 @@ class SqlSaver(BaseCheckpointSaver[int]):
         return values, depths
 
     def _pending(self, cur: Any, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
-        cur.execute(
-            self._q(
-                "SELECT task_id, channel, type, data FROM fg_writes WHERE thread_id = ? AND "
-                "checkpoint_ns = ? AND checkpoint_id = ? ORDER BY task_path, task_id, idx"
-            ),
-            (thread_id, ns, checkpoint_id),
-        )
+        cur.execute(self._q(pending_writes_sql(True)), (thread_id, ns, checkpoint_id))
         out: list[PendingWrite] = []
-        for task_id, channel, typ, data in cur.fetchall():
+        for task_id, channel, typ, data, _path, _idx in sorted(cur.fetchall(), key=_write_key):
             try:
                 out.append((task_id, channel, self._load(typ, data)))
             except Exception as exc:
@@ -445,27 +507,9 @@ class SqlSaver(BaseCheckpointSaver[int]):
     ) -> Iterator[CheckpointTuple]:
         """`list` with values in foldgraph's stored forms."""
         self._ensure_setup()
-        where: list[str] = []
-        params: list[Any] = []
-        if config is not None:
-            where.append("thread_id = ?")
-            params.append(str(_configurable(config, "thread_id", type(self).__name__, "list")))
-            ns = config["configurable"].get("checkpoint_ns")
-            if ns is not None:
-                where.append("checkpoint_ns = ?")
-                params.append(ns)
-            only = get_checkpoint_id(config)
-            if only:
-                where.append("checkpoint_id = ?")
-                params.append(only)
-        for key, value in (filter or {}).items():
-            clause, extra = self._metadata_filter_sql(key, value)
-            where.append(clause)
-            params.extend(extra)
-        before_id = get_checkpoint_id(before) if before else None
-        if before_id:
-            where.append("checkpoint_id < ?")
-            params.append(before_id)
+        where, params = search_conditions(
+            config, filter, before, self._metadata_filter_sql, type(self).__name__
+        )
         sql = (
             "SELECT seq, checkpoint_id, parent_checkpoint_id, metadata, body, thread_id, "
             "checkpoint_ns FROM fg_checkpoints"

@@ -35,6 +35,7 @@ from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._branch import Branch
 from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._node import BranchRead
 from foldgraph.pregel._schema import schema_jsonschema, schema_model
 from foldgraph.pregel._timeout import sync_timeout_unsupported
 from foldgraph.types import (
@@ -773,14 +774,16 @@ def _build(
     )
     node_specs[START] = NodeSpec(name=START, triggers=(START,), reads=(START,))
 
-    def branch_reads(source: str, default_schema: Any) -> tuple[tuple[tuple[str, ...], Any], ...]:
-        """What each conditional edge of `source` reads: channel keys, and the schema."""
+    def branch_reads(source: str, default_schema: Any) -> tuple[BranchRead, ...]:
+        """What each conditional edge of `source` reads: channel keys, the schema, and the
+        managed values (a router sees `remaining_steps` as the node does)."""
         out = []
         for branch in builder.branches.get(source, {}).values():
             schema = branch.input_schema or default_schema
             fields = builder.schemas.get(schema, builder.schemas[builder.state_schema])
             keys = tuple(k for k, c in fields.items() if not isinstance(c, str))
-            out.append((keys, schema))
+            managed = tuple((k, c) for k, c in fields.items() if isinstance(c, str))
+            out.append((keys, schema, managed))
         return tuple(out)
 
     runners[START] = NodeRunner.for_start(
@@ -885,7 +888,8 @@ def draw(
     for source, branches in builder.branches.items():
         for branch in branches.values():
             for key, end in (branch.ends or {}).items():
-                edges.add((source, end, True, key if key != end else None))
+                label = str(key)  # LangGraph labels edges with the key's text: True -> "True"
+                edges.add((source, end, True, label if label != end else None))
     for name, spec in builder.nodes.items():
         ends = spec.ends or ()
         labels = ends if isinstance(ends, dict) else {e: None for e in ends}

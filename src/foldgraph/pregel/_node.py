@@ -11,10 +11,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import attrs
+from langchain_core.messages import BaseMessage
 
 from foldgraph._context import TASK_SCOPE
+from foldgraph._kernel.channels import Overwrite
 from foldgraph._kernel.fold import fresh_snapshot, read_state
 from foldgraph._kernel.frozen import freeze, thaw
+from foldgraph._kernel.message_log import coerce_messages
 from foldgraph._kernel.names import ROOT
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.coerce import object_fields, to_schema
@@ -32,7 +35,10 @@ from foldgraph.pregel._branch import Branch
 from foldgraph.pregel._timeout import run_with_timeout
 from foldgraph.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
 
-__all__ = ["NodeOutput", "NodeRunner"]
+__all__ = ["BranchRead", "NodeOutput", "NodeRunner"]
+
+BranchRead = tuple[tuple[str, ...], Any, tuple[tuple[str, str], ...]]
+"""What a conditional edge reads: channel keys, the schema, and (key, kind) managed values."""
 
 Writes = list[tuple[str, Any]]
 
@@ -99,7 +105,7 @@ class NodeRunner:
     managed_keys: frozenset[str] = frozenset()
     static_writes: tuple[tuple[str, Any], ...] = ()
     branches: tuple[tuple[str, Branch], ...] = ()
-    branch_reads: tuple[tuple[tuple[str, ...], Any], ...] = ()
+    branch_reads: tuple[BranchRead, ...] = ()
     """Per conditional edge: the channels it reads and the schema it gets them as."""
     state_keys: tuple[str, ...] = ()
     retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
@@ -132,7 +138,7 @@ class NodeRunner:
         branches: tuple[tuple[str, Branch], ...],
         state_keys: tuple[str, ...],
         message_keys: frozenset[str] = frozenset(),
-        branch_reads: tuple[tuple[tuple[str, ...], Any], ...] = (),
+        branch_reads: tuple[BranchRead, ...] = (),
         strict_updates: bool = False,
     ) -> NodeRunner:
         return cls(
@@ -185,6 +191,7 @@ class NodeRunner:
         writes: Sequence[tuple[str, Any]],
         fallback: Sequence[str],
         output: Any = None,
+        stop: int = 0,
     ) -> list[Any]:
         """What each conditional edge gets: the state after this task's own writes, as the
         schema it reads (a dict, a dataclass or pydantic instance, or the root value);
@@ -194,10 +201,10 @@ class NodeRunner:
         dict also sees that dict's other keys (the state read wins on shared keys).
         """
         local = fresh_snapshot(spec, snapshot, writes)
-        reads = self.branch_reads or tuple((tuple(fallback), None) for _ in self.branches)
+        reads = self.branch_reads or tuple((tuple(fallback), None, ()) for _ in self.branches)
         out = []
-        for (keys, schema), (_, branch) in zip(reads, self.branches, strict=True):
-            state = read_state(spec, local, keys)
+        for (keys, schema, managed), (_, branch) in zip(reads, self.branches, strict=True):
+            state = read_state(spec, local, keys, managed, stop)
             if keys == (ROOT,):
                 out.append(state.get(ROOT))
                 continue
@@ -287,16 +294,15 @@ class NodeRunner:
         """
         if self.message_keys and value is not None:
             try:
-                self._give_ids(self._input_pairs(value).items())
+                self._give_ids(list(self._input_pairs(value).items()))
             except InvalidUpdateError:
                 pass  # reported when START runs
 
     def start_writes(self, value: Any) -> NodeOutput:
         """The input, written to the input channels, plus the edges leaving START."""
         pairs = self._input_pairs(value)
-        self._give_ids(pairs.items())
         return NodeOutput(
-            writes=(*pairs.items(), *self.static_writes),
+            writes=(*self._give_ids(list(pairs.items())), *self.static_writes),
             updates=(pairs,) if pairs else (),
         )
 
@@ -323,10 +329,11 @@ class NodeRunner:
         if type(output) is dict and output.keys() <= self.writable and not self.root:
             # The common case: a plain dict of known keys.
             update = dict(output)
+            pairs = list(update.items())
             if self.message_keys:
-                self._give_ids(update.items())
+                pairs = self._give_ids(pairs)
             return NodeOutput(
-                writes=(*update.items(), *self.static_writes), updates=(update,) if update else ()
+                writes=(*pairs, *self.static_writes), updates=(update,) if update else ()
             )
         updates: list[dict[str, Any]] = []
         writes: Writes = []
@@ -361,23 +368,31 @@ class NodeRunner:
                     )
                 )
             updates.append(self._checked(fields, from_subgraph=True))
-        state_writes = [pair for update in updates for pair in update.items()]
-        self._give_ids(state_writes)
+        state_writes = self._give_ids([pair for update in updates for pair in update.items()])
         return NodeOutput(
             writes=(*state_writes, *writes, *self.static_writes),
             updates=tuple(u for u in updates if u),
         )
 
-    def _give_ids(self, pairs: Any) -> None:
-        """Messages bound for an add_messages channel get a uuid4 id now, in place.
+    def _give_ids(self, pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        """Messages bound for an add_messages channel get a uuid4 id now.
 
-        Done here, in the shell, as LangGraph does it (the node's own message
-        object gets the id), so the kernel's fold never needs randomness.
+        Done here, in the shell, as LangGraph does it: the node's own message objects
+        get the id in place, and messages given as strings, tuples or dicts are
+        converted here with fresh ids (in the returned writes), so the kernel's fold
+        never needs randomness and every run hands out new ids.
         """
-        if self.message_keys:
-            for key, value in pairs:
-                if key in self.message_keys:
-                    give_message_ids(value)
+        if not self.message_keys:
+            return pairs
+        out = pairs
+        for i, (key, value) in enumerate(pairs):
+            if key in self.message_keys:
+                with_ids = give_message_ids(value)
+                if with_ids is not value:
+                    if out is pairs:
+                        out = list(pairs)
+                    out[i] = (key, with_ids)
+        return out
 
     def _checked(self, update: Mapping[str, Any], from_subgraph: bool) -> dict[str, Any]:
         if type(update) is dict and all(k in self.writable for k in update):
@@ -431,14 +446,34 @@ class NodeRunner:
         return [(f"branch:to:{target}", None)]
 
 
-def give_message_ids(value: Any) -> None:
-    """Set a fresh uuid4 id on every message in `value` that has none."""
-    from langchain_core.messages import BaseMessage
+def give_message_ids(value: Any) -> Any:
+    """Set a fresh uuid4 id on every message in `value` that has none (in place), and
+    return `value` with messages given as strings, tuples or dicts converted (with ids).
 
-    items = value if isinstance(value, list | tuple) else (value,)
+    `value` is one side of `add_messages`: a list item by item, anything else one item.
+    """
+    if isinstance(value, Overwrite):
+        inner = give_message_ids(value.value)
+        return value if inner is value.value else Overwrite(inner)
+    if isinstance(value, dict) and (
+        "__overwrite__" in value or value.get("type") == "__overwrite__"
+    ):
+        return value  # an Overwrite in its JSON form: the kernel reads it
+    items = value if isinstance(value, list) else (value,)
+    convert = False
     for item in items:
-        if isinstance(item, BaseMessage) and item.id is None:
-            item.id = str(uuid.uuid4())
+        if isinstance(item, BaseMessage):
+            if item.id is None:
+                item.id = str(uuid.uuid4())
+        elif isinstance(item, str | dict | tuple):
+            convert = True
+    if not convert:
+        return value
+    converted = coerce_messages(list(items))
+    for message in converted:
+        if message.id is None:
+            message.id = str(uuid.uuid4())
+    return converted if isinstance(value, list) else converted[0]
 
 
 def route_writes(runner: NodeRunner, results: Sequence[Any]) -> Writes:

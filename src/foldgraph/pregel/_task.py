@@ -266,7 +266,7 @@ def _branch_inputs(run: Run, runner: NodeRunner, result: NodeOutput, output: Any
     """What each branch of the node reads: the state with the node's writes applied."""
     graph = run.graph
     return runner.branch_inputs(
-        graph.spec, run.snapshot, result.writes, graph.state_channels, output
+        graph.spec, run.snapshot, result.writes, graph.state_channels, output, run.stop
     )
 
 

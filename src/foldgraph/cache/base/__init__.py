@@ -9,9 +9,19 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
-__all__ = ["BaseCache", "FullKey", "Namespace", "SerializerProtocol", "ValueT"]
+if TYPE_CHECKING:
+    from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+__all__ = [
+    "BaseCache",
+    "FullKey",
+    "JsonPlusSerializer",
+    "Namespace",
+    "SerializerProtocol",
+    "ValueT",
+]
 
 ValueT = TypeVar("ValueT")
 
@@ -67,3 +77,12 @@ class BaseCache(ABC, Generic[ValueT]):
     @abstractmethod
     async def aclear(self, namespaces: Sequence[Namespace] | None = None) -> None:
         """Async `clear`."""
+
+
+def __getattr__(name: str) -> Any:
+    # Importable from here as from LangGraph's module; loaded on first use (cattrs).
+    if name == "JsonPlusSerializer":
+        from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+        return JsonPlusSerializer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -34,10 +34,14 @@ from typing_extensions import TypedDict
 
 from foldgraph._kernel.frozen import is_persistent_map
 from foldgraph.checkpoint.base.id import uuid6
+from foldgraph.checkpoint.serde.base import SerializerProtocol, maybe_add_typed_methods
 from foldgraph.errors import EmptyChannelError
 
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
+
+    from foldgraph.checkpoint.serde.encrypted import EncryptedSerializer
+    from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 __all__ = [
     "EXCLUDED_METADATA_KEYS",
@@ -63,8 +67,12 @@ __all__ += [  # LangGraph's remaining names, kept apart from the serde ones
     "SCHEDULED",
     "ChannelProtocol",
     "DeltaChannelHistory",
+    "EncryptedSerializer",
+    "JsonPlusSerializer",
+    "SerializerProtocol",
     "create_checkpoint",
     "get_serializable_checkpoint_metadata",
+    "maybe_add_typed_methods",
     "writes_sort_key",
 ]
 
@@ -586,3 +594,17 @@ def _delta_entries(
             entry["seed"] = seeds[name]
         out[name] = entry
     return out
+
+
+def __getattr__(name: str) -> Any:
+    # The serializers are importable from here as from LangGraph's module, but loaded
+    # on first use: the codec pulls in cattrs, which the in-memory saver never needs.
+    if name == "JsonPlusSerializer":
+        from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+        return JsonPlusSerializer
+    if name == "EncryptedSerializer":
+        from foldgraph.checkpoint.serde.encrypted import EncryptedSerializer
+
+        return EncryptedSerializer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -37,6 +37,7 @@ from foldgraph.checkpoint.base import (
     CheckpointTuple,
     DeltaChannelHistory,  # noqa: F401 - importable from here, as from LangGraph's module
     PendingWrite,
+    SerializerProtocol,  # noqa: F401 - importable from here, as from LangGraph's module
     get_checkpoint_id,
     get_checkpoint_metadata,
     writes_sort_key,  # noqa: F401

@@ -28,10 +28,37 @@ from foldgraph.checkpoint.serde.types import SendProtocol
 from foldgraph.errors import SerializationError, UnregisteredTypeError
 from foldgraph.store.base import Item
 
-__all__ = ["EMPTY_BYTES", "InvalidModuleError", "Item", "JsonPlusSerializer", "SendProtocol"]
+__all__ = [
+    "EMPTY_BYTES",
+    "EXT_CONSTRUCTOR_KW_ARGS",
+    "EXT_CONSTRUCTOR_POS_ARGS",
+    "EXT_CONSTRUCTOR_SINGLE_ARG",
+    "EXT_DELTA_SNAPSHOT",
+    "EXT_METHOD_SINGLE_ARG",
+    "EXT_NUMPY_ARRAY",
+    "EXT_PYDANTIC_V1",
+    "EXT_PYDANTIC_V2",
+    "InvalidModuleError",
+    "Item",
+    "JsonPlusSerializer",
+    "SendProtocol",
+]
 
 FORMAT = "fgjson"
 EMPTY_BYTES = b""
+
+# LangGraph's msgpack extension type codes, with its values. foldgraph stores tagged
+# JSON (no msgpack, and no row names a constructor to call), so nothing it writes
+# carries them; they are here for code that imports them, e.g. to recognise the
+# kind of a row read from a LangGraph database.
+EXT_CONSTRUCTOR_SINGLE_ARG = 0
+EXT_CONSTRUCTOR_POS_ARGS = 1
+EXT_CONSTRUCTOR_KW_ARGS = 2
+EXT_METHOD_SINGLE_ARG = 3
+EXT_PYDANTIC_V1 = 4
+EXT_PYDANTIC_V2 = 5
+EXT_NUMPY_ARRAY = 6
+EXT_DELTA_SNAPSHOT = 7
 
 
 class InvalidModuleError(UnregisteredTypeError):

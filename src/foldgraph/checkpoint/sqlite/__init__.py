@@ -15,13 +15,14 @@ another writer gets `CheckpointConflictError` instead of forking silently.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from foldgraph.checkpoint._sql import SqlSaver
+from foldgraph.checkpoint._sql import SqlSaver, _configurable
 from foldgraph.checkpoint.base import (
     WRITES_IDX_MAP,
     BaseCheckpointSaver,
@@ -29,24 +30,49 @@ from foldgraph.checkpoint.base import (
     Checkpoint,
     CheckpointMetadata,
     CheckpointTuple,
+    DeltaChannelHistory,
     get_checkpoint_id,
     get_checkpoint_metadata,
 )
+from foldgraph.checkpoint.base._plain import plain_value
 from foldgraph.checkpoint.serde.base import SerializerProtocol
 from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from foldgraph.checkpoint.sqlite._history import (
+    DELTA_STAGE1_SQL,
+    build_delta_channels_writes_history,
+    build_delta_stage2_sql,
+    step_walk_with_row,
+)
+from foldgraph.checkpoint.sqlite.utils import (
+    load_pending_writes,
+    metadata_predicate,
+    pending_writes_sql,
+    search_where,
+)
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
 
 __all__ = [
+    "DELTA_STAGE1_SQL",
     "WRITES_IDX_MAP",
     "BaseCheckpointSaver",
     "ChannelVersions",
     "Checkpoint",
     "CheckpointMetadata",
     "CheckpointTuple",
+    "DeltaChannelHistory",
     "JsonPlusSerializer",
     "SerializerProtocol",
     "SqliteSaver",
+    "build_delta_channels_writes_history",
+    "build_delta_stage2_sql",
     "get_checkpoint_id",
     "get_checkpoint_metadata",
+    "load_pending_writes",
+    "pending_writes_sql",
+    "search_where",
+    "step_walk_with_row",
 ]
 
 _SCHEMA = [
@@ -223,11 +249,81 @@ class SqliteSaver(SqlSaver):
         )
 
     def _metadata_filter_sql(self, key: str, value: Any) -> tuple[str, list[Any]]:
-        path = '$."' + key.replace('"', '""') + '"'
-        if value is None:
-            return "json_extract(metadata, ?) IS NULL", [path]
-        if isinstance(value, bool):
-            return "json_extract(metadata, ?) = ?", [path, int(value)]
-        if isinstance(value, int | float | str):
-            return "json_extract(metadata, ?) = ?", [path, value]
-        return "json(json_extract(metadata, ?)) = json(?)", [path, self._json(value)]
+        return metadata_predicate(key, value)
+
+    def get_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        """Per channel: the writes between the nearest stored value and `config`'s
+        checkpoint, and that value (see `BaseCheckpointSaver`), in two queries.
+
+        The ancestor walk reads one small record per parent and stops once
+        every channel has its value; only the writes of the crossed
+        checkpoints are fetched.
+        """
+        if not channels:
+            return {}
+        self._ensure_setup()
+        thread_id = str(_configurable(config, "thread_id", type(self).__name__, "get_tuple"))
+        ns = config["configurable"].get("checkpoint_ns", "")
+        channels = list(dict.fromkeys(channels))
+        chain_by_ch: dict[str, list[str]] = {ch: [] for ch in channels}
+        seeds: dict[str, Any] = {}
+        seeded: set[str] = set()
+        with self._tx(write=False) as cur:
+            target = get_checkpoint_id(config)
+            if not target:
+                cur.execute(
+                    "SELECT checkpoint_id FROM fg_checkpoints WHERE thread_id = ? AND "
+                    "checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1",
+                    (thread_id, ns),
+                )
+                row = cur.fetchone()
+                target = row[0] if row else None
+            if target:
+                walk: dict[str, Any] = {}
+                for cid, tag, record in cur.execute(
+                    DELTA_STAGE1_SQL, (thread_id, ns, target, thread_id, ns)
+                ):
+                    done = step_walk_with_row(
+                        cid=cid,
+                        type_tag=tag,
+                        blob=record,
+                        target_id=target,
+                        serde=self.serde,
+                        chain_by_ch=chain_by_ch,
+                        seed_val_by_ch=seeds,
+                        walk_state=walk,
+                        seeded=seeded,
+                        channels=channels,
+                    )
+                    if done:
+                        break
+            at = {ch: s.seq for ch, s in seeds.items()}
+            values, _ = self._fetch_values(cur, thread_id, str(target), at, {})
+            lens = [len(chain_by_ch[ch]) for ch in channels]
+            params: list[Any] = []
+            for ch in channels:
+                if chain_by_ch[ch]:
+                    params.extend((thread_id, ns, ch, *chain_by_ch[ch]))
+            sql = build_delta_stage2_sql(chain_lens=lens)
+            rows = cur.execute(sql, params).fetchall() if sql else []
+        history = build_delta_channels_writes_history(
+            channels=channels,
+            chain_by_ch=chain_by_ch,
+            seed_val_by_ch={ch: plain_value(v) for ch, v in values.items()},
+            seeded=seeded,
+            stage2_rows=rows,
+            serde=self.serde,
+        )
+        for entry in history.values():
+            entry["writes"] = [(t, c, plain_value(v)) for t, c, v in entry["writes"]]
+        return history
+
+    async def aget_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        """`get_delta_channel_history` in a worker thread."""
+        return await asyncio.to_thread(
+            lambda: self.get_delta_channel_history(config=config, channels=channels)
+        )

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from foldgraph.checkpoint.base import (
     WRITES_IDX_MAP,
@@ -25,14 +25,26 @@ from foldgraph.checkpoint.base import (
     Checkpoint,
     CheckpointMetadata,
     CheckpointTuple,
+    DeltaChannelHistory,
     get_checkpoint_id,
     get_checkpoint_metadata,
 )
 from foldgraph.checkpoint.serde.base import SerializerProtocol
 from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from foldgraph.checkpoint.sqlite import SqliteSaver, connect
+from foldgraph.checkpoint.sqlite._history import (
+    DELTA_STAGE1_SQL,
+    build_delta_channels_writes_history,
+    build_delta_stage2_sql,
+    step_walk_with_row,
+)
+from foldgraph.checkpoint.sqlite.utils import load_pending_writes, pending_writes_sql, search_where
+
+if TYPE_CHECKING:
+    pass
 
 __all__ = [
+    "DELTA_STAGE1_SQL",
     "WRITES_IDX_MAP",
     "AsyncSqliteSaver",
     "BaseCheckpointSaver",
@@ -40,11 +52,21 @@ __all__ = [
     "Checkpoint",
     "CheckpointMetadata",
     "CheckpointTuple",
+    "DeltaChannelHistory",
     "JsonPlusSerializer",
     "SerializerProtocol",
+    "T",
+    "build_delta_channels_writes_history",
+    "build_delta_stage2_sql",
     "get_checkpoint_id",
     "get_checkpoint_metadata",
+    "load_pending_writes",
+    "pending_writes_sql",
+    "search_where",
+    "step_walk_with_row",
 ]
+
+T = TypeVar("T", bound=Callable[..., Any])
 
 
 class AsyncSqliteSaver(SqliteSaver):
