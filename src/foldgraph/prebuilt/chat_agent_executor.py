@@ -237,8 +237,10 @@ class _Node(Runnable[Any, Any]):
         runtime = _current_runtime()
         if not _traced(config):
             return self._func(input, runtime, config)
+        # The body gets the node's own config, not the child run's: as in LangGraph, the
+        # model's run is a sibling of `call_model` under the node, tagged like it.
         return self._call_with_config(
-            lambda state, config: self._func(state, runtime, config), input, config
+            lambda state: self._func(state, runtime, config), input, config
         )
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
@@ -247,7 +249,7 @@ class _Node(Runnable[Any, Any]):
         if not _traced(config):
             return await self._afunc(input, runtime, config)
 
-        async def body(state: Any, config: RunnableConfig) -> Any:
+        async def body(state: Any) -> Any:
             return await self._afunc(state, runtime, config)
 
         return await self._acall_with_config(body, input, config)
@@ -340,11 +342,11 @@ def create_react_agent(
         if isinstance(model, str):
             try:
                 from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]
-            except ImportError:
-                raise ImportError(
+            except ImportError:  # chained to the failed import, as in LangGraph
+                raise ImportError(  # noqa: B904
                     "Please install langchain (`pip install langchain`) to use "
                     "'<provider>:<model>' string syntax for `model` parameter."
-                ) from None
+                )
             model = cast(BaseChatModel, init_chat_model(model))
         if (
             _should_bind_tools(model, tool_classes, num_builtin=len(builtin_tools))  # type: ignore[arg-type]
