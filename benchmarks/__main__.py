@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 
-from benchmarks import boundary, checkpoints, core, react_agent, supersteps
+from benchmarks import boundary, checkpoints, core, langgraph_suite, react_agent, supersteps
 from benchmarks._harness import (
     DISPLAY,
     LIBRARIES,
@@ -32,6 +32,7 @@ from benchmarks._harness import (
 WORKLOADS: tuple[Workload, ...] = (
     *core.WORKLOADS,
     *supersteps.WORKLOADS,
+    *langgraph_suite.WORKLOADS,
     *checkpoints.WORKLOADS,
     *boundary.WORKLOADS,
     *react_agent.WORKLOADS,
@@ -266,6 +267,8 @@ def targets(all_results: dict[str, Results]) -> list[str]:
         )
     )
 
+    lines.extend(runner_targets(all_results))
+
     # Reducer cost flat in history length: largest / smallest <= 2.
     fg = _values(all_results, "reducers", "foldgraph")
     growths = []
@@ -307,6 +310,49 @@ def targets(all_results: dict[str, Results]) -> list[str]:
         lines.append(f"{flat_target}: {ok}: {g:.2f}{TIMES} at {size:,} steps{extra}")
     else:
         lines.append(f"{flat_target}: unknown (not measured)")
+    return lines
+
+
+def runner_targets(all_results: dict[str, Results]) -> list[str]:
+    """Issue "runner": LangGraph's shapes >= 10x / 5x, superstep overhead <= 20 / 35 us.
+
+    Read on CPU time (all threads): on a shared machine a neighbour's load
+    stretches wall time, not the work done.
+    """
+    lines = []
+    for name, goal, metrics in (
+        ("sequential", 10, ("cpu_per_invoke",)),
+        ("fanout_to_subgraph", 5, ("cpu_per_invoke", "saver_cpu_per_invoke")),
+    ):
+        fg, lg = _values(all_results, name, "foldgraph"), _values(all_results, name, "langgraph")
+        ratios = [
+            (lg[size][key] / fg[size][key], f"{key} @ {size:,}")
+            for key in metrics
+            for size in sorted(set(fg) & set(lg))
+            if fg[size].get(key) and lg[size].get(key)
+        ]
+        lines.append(
+            _verdict(
+                f"{name} runs >= {goal}x faster than LangGraph (CPU time)",
+                ratios,
+                lambda r, goal=goal: r >= goal,
+                lambda worst: f"slowest ratio {fmt_ratio(worst[0])} ({worst[1]})",
+                pick=min,
+                missing="not measured on both libraries",
+            )
+        )
+    fg = _values(all_results, "supersteps", "foldgraph")
+    for key, limit, what in (
+        ("cpu_no_saver", 20e-6, "without a saver"),
+        ("cpu_in_memory", 35e-6, "with InMemorySaver"),
+    ):
+        value = fg.get(1, {}).get(key)
+        title = f"superstep {what}, one node per step <= {limit * 1e6:.0f} {MU}s (CPU time)"
+        if value is None:
+            lines.append(f"{title}: unknown (not measured)")
+        else:
+            ok = "met" if value <= limit else "NOT met"
+            lines.append(f"{title}: {ok}: {fmt_value(value, 'us')}")
     return lines
 
 

@@ -144,6 +144,24 @@ def median_time(fn: Callable[[], Any], repeats: int, *, warmup: int = 1) -> floa
     return statistics.median(samples)
 
 
+def median_wall_cpu(fn: Callable[[], Any], repeats: int, *, warmup: int = 1) -> tuple[float, float]:
+    """Median wall time and median CPU time (all threads) of ``fn()``, in seconds.
+
+    CPU time is the steadier number on a shared machine: a neighbour's load
+    stretches wall time, not the work done.
+    """
+    for _ in range(warmup):
+        fn()
+    wall, cpu = [], []
+    for _ in range(max(1, repeats)):
+        gc.collect()
+        w, c = time.perf_counter(), time.process_time()
+        fn()
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    return statistics.median(wall), statistics.median(cpu)
+
+
 def adaptive_time(
     fn: Callable[[], Any], settings: Settings, *, max_repeats: int | None = None
 ) -> float:

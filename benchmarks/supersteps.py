@@ -2,14 +2,14 @@
 
 `w` lanes run side by side, each a chain of trivial nodes, so every superstep
 runs `w` tasks; each node adds 1 to `x: Annotated[int, operator.add]`. The
-time of one invoke is divided by the number of supersteps. The same program
-text runs on foldgraph and on LangGraph.
+time of one invoke (wall, and CPU time of all threads) is divided by the
+number of supersteps. The same program text runs on foldgraph and on LangGraph.
 """
 
 import operator
 from typing import Annotated, Any, TypedDict
 
-from benchmarks._harness import Lib, Metric, Settings, Workload, check, median_time
+from benchmarks._harness import Lib, Metric, Settings, Workload, check, median_wall_cpu
 
 
 class LaneState(TypedDict):
@@ -54,7 +54,8 @@ def run_supersteps(lib: Lib, width: int, settings: Settings) -> dict[str, float]
 
         result = once()
         check(result == {"x": width * length}, f"{width} lanes returned {result!r}")
-        out[key] = median_time(once, settings.repeats) / length
+        wall, cpu = median_wall_cpu(once, settings.repeats)
+        out[key], out[f"cpu_{key}"] = wall / length, cpu / length
     return out
 
 
@@ -65,6 +66,8 @@ SUPERSTEPS = Workload(
     metrics=(
         Metric("no_saver", "time per superstep, no checkpointer", "us"),
         Metric("in_memory", "time per superstep, InMemorySaver", "us"),
+        Metric("cpu_no_saver", "CPU time per superstep, no checkpointer", "us"),
+        Metric("cpu_in_memory", "CPU time per superstep, InMemorySaver", "us"),
     ),
     sizes=(1, 10, 100),
     quick_sizes=(1, 10),
