@@ -490,3 +490,30 @@ def test_task_id_is_deterministic_and_uuid_shaped() -> None:
     assert first != task_id("snap", 4, (PULL, "a"))
     assert first != task_id("snap", 3, (PULL, "b"))
     assert [len(part) for part in first.split("-")] == [8, 4, 4, 4, 12]
+
+
+def test_plan_without_inputs_gives_the_same_tasks_and_reads_nothing() -> None:
+    """What the state API lists of a checkpoint's next tasks needs no node input."""
+    import operator as _op
+
+    from foldgraph._kernel.channels import BinaryOperatorAggregate as _Agg
+    from foldgraph._kernel.fold import apply as _apply
+    from foldgraph._kernel.fold import plan as _plan
+    from foldgraph._kernel.snapshot import GraphSpec as _Spec
+    from foldgraph._kernel.snapshot import NodeSpec as _Node
+    from foldgraph._kernel.snapshot import Snapshot as _Snap
+    from foldgraph._kernel.snapshot import Task as _Task
+
+    spec = _Spec.build(
+        channels={"xs": _Agg(list, _op.add).named("xs")},
+        nodes={"a": _Node(name="a", triggers=("xs",), reads=("xs",))},
+    )
+    seed = _Task(name="in", path=("in",), triggers=(), input=None)
+    seeded = _apply(spec, _Snap(), [(seed, [("xs", [1, 2])])])
+    full = _plan(spec, seeded)
+    bare = _plan(spec, seeded, with_input=False)
+    assert [(t.name, t.path, t.triggers, t.id) for t in bare] == [
+        (t.name, t.path, t.triggers, t.id) for t in full
+    ]
+    assert full[0].input == {"xs": [1, 2]}
+    assert bare[0].input is None

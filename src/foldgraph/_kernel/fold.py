@@ -58,11 +58,16 @@ def read_state(
     return out
 
 
-def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple[Task, ...]:
+def plan(
+    graph: GraphSpec, snapshot: Snapshot, stop: int | None = None, *, with_input: bool = True
+) -> tuple[Task, ...]:
     """The tasks of the next superstep, in a fixed order: Sends first, then woken nodes by name.
 
     `stop` is the step the recursion limit stops at (it feeds RemainingSteps);
     None means no limit, for looking at a snapshot rather than running it.
+    Without `with_input`, woken nodes get no input (None): what the state API
+    shows of a checkpoint's next tasks never reads it, and building it costs a
+    copy of every channel the node reads (the whole history, per checkpoint listed).
     """
     step = snapshot.step + 1
     if stop is None:
@@ -113,7 +118,9 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple
                 # Every trigger the node has, woken or not, is marked seen when it runs
                 # (as LangGraph records them), so a later write to any of them wakes it.
                 triggers=tuple(c for c in node.triggers if c in versions),
-                input=read_state(graph, snapshot, node.reads, node.managed, stop),
+                input=read_state(graph, snapshot, node.reads, node.managed, stop)
+                if with_input
+                else None,
             )
         )
     return tuple(tasks)
