@@ -30,8 +30,6 @@ IN_FLIGHT_MODULES = {
     # shallow Postgres saver are not reproduced.
     "langgraph.checkpoint.postgres.base": "issue 12 (LangGraph's SQL internals)",
     "langgraph.checkpoint.postgres.shallow": "issue 12 (shallow saver not built)",
-    "langgraph.store.sqlite.base": "issue 12 (BaseSqliteStore and re-exports not built)",
-    "langgraph.store.postgres": "issue 12",
 }
 # Single names owned by those issues, in modules of this one.
 IN_FLIGHT_NAMES = {
@@ -55,54 +53,15 @@ IN_FLIGHT_NAMES = {
         "langgraph.checkpoint.postgres.aio",
         "AsyncShallowPostgresSaver",
     ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.store.sqlite.aio",
-        "AsyncBatchedBaseStore",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.store.sqlite.aio",
-        "BaseSqliteStore",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.store.sqlite.aio",
-        "GetOp",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.store.sqlite.aio",
-        "ListNamespacesOp",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.store.sqlite.aio",
-        "NS_MATCH_FUNCTION",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.store.sqlite.aio",
-        "PutOp",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.store.sqlite.aio",
-        "SearchOp",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.store.sqlite.aio",
-        "SqliteIndexConfig",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    (
-        "langgraph.store.sqlite.aio",
-        "TTLConfig",
-    ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
     ("langgraph.stream.transformers", "GraphDrained"): "issue 12",
-    ("langgraph.graph", "MessageGraph"): "issue 14",
-    ("langgraph.graph.message", "MessageGraph"): "issue 14",
 }
 
 
 # Parameters and methods owned by those issues, on names of this one.
 IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
-    ("langgraph.types", "Interrupt"): {
-        "deprecated_kwargs": "issue 14",
-        "interrupt_id": "issue 14",
-    },
+    # compile(transformers=...) comes with the v3 stream package.
+    ("langgraph.graph", "MessageGraph"): {"compile": "issue 10"},
+    ("langgraph.graph.message", "MessageGraph"): {"compile": "issue 10"},
     ("langgraph.graph", "StateGraph"): {},
 }
 

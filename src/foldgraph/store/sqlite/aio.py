@@ -1,53 +1,54 @@
 """`AsyncSqliteStore`: `SqliteStore` for asyncio code (LangGraph's module path).
 
 The store's async methods (`aget`, `aput`, `asearch`, ...) run the SQL in
-the calling thread, which is short; embedding calls are awaited.
+the calling thread, which is short; embedding calls are awaited. `setup` and
+the TTL methods are coroutines, as LangGraph's: the sweeper is an asyncio task.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
 
-from foldgraph.store.sqlite.base import SqliteStore
+from foldgraph.store._sql import AsyncSqlStore
+from foldgraph.store.base import GetOp, ListNamespacesOp, PutOp, SearchOp, TTLConfig
+from foldgraph.store.base.batch import AsyncBatchedBaseStore
+from foldgraph.store.sqlite.base import (
+    NS_MATCH_FUNCTION,
+    BaseSqliteStore,
+    SqliteIndexConfig,
+    SqliteStore,
+    _connect,
+)
 
-__all__ = ["AsyncSqliteStore"]
+__all__ = [
+    "NS_MATCH_FUNCTION",
+    "AsyncBatchedBaseStore",
+    "AsyncSqliteStore",
+    "BaseSqliteStore",
+    "GetOp",
+    "ListNamespacesOp",
+    "PutOp",
+    "SearchOp",
+    "SqliteIndexConfig",
+    "TTLConfig",
+]
 
 
-class AsyncSqliteStore(SqliteStore):
-    """`SqliteStore` with an async `from_conn_string` and an awaitable `setup()`."""
+class AsyncSqliteStore(AsyncSqlStore, SqliteStore):  # type: ignore[misc]
+    """`SqliteStore` with an async `from_conn_string`, and coroutine `setup` and TTL methods."""
 
     @classmethod
     @contextlib.asynccontextmanager
     async def from_conn_string(  # type: ignore[override]
-        cls, conn_string: str, *, index: Any = None, ttl: Any = None
+        cls, conn_string: str, *, index: Any = None, ttl: TTLConfig | None = None
     ) -> AsyncIterator[AsyncSqliteStore]:
-        conn = sqlite3.connect(conn_string, check_same_thread=False, isolation_level=None)
+        conn = await asyncio.to_thread(_connect, conn_string)
+        store = cls(conn, index=index, ttl=ttl)
         try:
-            yield cls(conn, index=index, ttl=ttl)
+            yield store
         finally:
-            conn.close()
-
-    async def setup(self) -> None:  # type: ignore[override]
-        await asyncio.to_thread(SqliteStore.setup, self)
-
-    def _plan(self, ops: Any) -> Any:
-        if not self.is_setup:
-            SqliteStore.setup(self)
-        return super()._plan(ops)
-
-    async def sweep_ttl(self) -> int:  # type: ignore[override]
-        return 0
-
-    async def start_ttl_sweeper(  # type: ignore[override]
-        self, sweep_interval_minutes: int | None = None
-    ) -> Any:
-        done = asyncio.get_running_loop().create_future()
-        done.set_result(None)  # nothing to sweep: TTL is not supported
-        return done
-
-    async def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:  # type: ignore[override]
-        return True
+            await store.stop_ttl_sweeper()
+            await asyncio.to_thread(conn.close)
