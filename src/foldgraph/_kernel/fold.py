@@ -11,6 +11,7 @@ Neither function reads a clock, starts a thread or mutates its arguments.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -132,6 +133,7 @@ def apply(
     task_writes: Sequence[tuple[Task, Writes]],
     stamp: Stamp | None = None,
     fingerprint: Fingerprint | None = None,
+    folded: Folded | None = None,
 ) -> Snapshot:
     """Fold one superstep's writes into a new snapshot; the input snapshot is untouched.
 
@@ -140,7 +142,9 @@ def apply(
     same new version. Channels not written are told a step passed (ephemeral
     values clear), and if nothing is left to wake, channels are told the run is
     finishing (deferred nodes become runnable). `fingerprint` seals what is stored
-    (a run hands in one that remembers objects it sealed in earlier steps).
+    (a run hands in one that remembers objects it sealed in earlier steps);
+    `folded` holds channel updates already computed from this snapshot (see
+    `fresh_snapshot`), each reused only for the same stored value and batch.
     """
     channels = graph.channels
     ordered = (
@@ -215,7 +219,18 @@ def apply(
                     batch.append(value)
     for chan, batch in batches.items():
         channel = channels[chan]
-        new, did_change = channel.update(_get(values, chan), batch)
+        old = _get(values, chan)
+        done = folded.get(chan) if folded else None
+        if (
+            done is not None
+            and done[0] is old
+            and len(done[1]) == len(batch)
+            and all(map(operator.is_, done[1], batch))
+        ):
+            # Channels are pure: the same value and batch give the same update.
+            new, did_change = done[2], done[3]
+        else:
+            new, did_change = channel.update(old, batch)
         if did_change:
             if sealing and (type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)):
                 seal(chan, new)
@@ -342,8 +357,20 @@ def read_fresh(
     return read_state(graph, fresh_snapshot(graph, snapshot, writes), keys, managed, stop)
 
 
-def fresh_snapshot(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> Snapshot:
-    """`snapshot` with one task's writes folded in (what its conditional edges read)."""
+Folded = dict[str, tuple[Any, Sequence[Any], Any, bool]]
+"""channel -> (stored value before, batch, value after, changed?): one channel update
+already computed, which `apply` reuses when it meets the same value and batch."""
+
+
+def fresh_snapshot(
+    graph: GraphSpec, snapshot: Snapshot, writes: Writes, folded: Folded | None = None
+) -> Snapshot:
+    """`snapshot` with one task's writes folded in (what its conditional edges read).
+
+    Each channel update is recorded in `folded` when given: the step's `apply` then
+    stores the very value the edges read (a node's appended history is merged once
+    per step, and its flattened read is already cached) instead of computing it again.
+    """
     batches: dict[str, list[Any]] = {}
     for chan, value in writes:
         if chan in graph.channels and chan not in _SPECIAL:
@@ -352,7 +379,10 @@ def fresh_snapshot(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> Snap
         return snapshot
     values = snapshot.values.mutate()
     for chan, batch in batches.items():
-        new, changed = graph.channels[chan].update(_get(values, chan), batch)
+        old = _get(values, chan)
+        new, changed = graph.channels[chan].update(old, batch)
+        if folded is not None:
+            folded[chan] = (old, batch, new, changed)
         if changed:
             _store(values, chan, new)
     return attrs.evolve(snapshot, values=values.finish())

@@ -123,6 +123,22 @@ class Run:
     node_errors: dict[str, Any] = dataclasses.field(default_factory=dict)
     """The `NodeError` each error-handler task of this run handles, by task id."""
     _fingerprint: Any = None
+    _folded: list[tuple[Snapshot, dict[str, Any]]] = dataclasses.field(default_factory=list)
+    """Channel updates the step's conditional edges computed (see `fold.fresh_snapshot`)."""
+
+    def _folded_from(self, snapshot: Snapshot) -> dict[str, Any] | None:
+        """The step's already computed channel updates, from this very snapshot."""
+        folded = [f for base, f in self._folded if base is snapshot]
+        if not folded:
+            return None
+        if len(folded) == 1:
+            return folded[0]
+        merged: dict[str, Any] = {}
+        for f in folded:
+            for chan, done in f.items():
+                # Two tasks wrote the channel: neither update is the step's.
+                merged[chan] = None if chan in merged else done
+        return {c: d for c, d in merged.items() if d is not None}
 
     @property
     def fingerprint(self) -> Any:
@@ -530,6 +546,7 @@ class Run:
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]] = []
         errors: list[TaskResult] = []
         interrupted: list[TaskResult] = []
+        self._folded = []
         for t in tasks:
             result = results.get(t.path)
             if result is None:
@@ -624,7 +641,12 @@ class Run:
             return "stopped"
 
         new = apply(
-            graph.spec, snapshot, task_writes, self.stamp_for("loop", step), self.fingerprint
+            graph.spec,
+            snapshot,
+            task_writes,
+            self.stamp_for("loop", step),
+            self.fingerprint,
+            self._folded_from(snapshot),
         )
         self.snapshot = new
         self._pending = {}
@@ -656,6 +678,8 @@ class Run:
             self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
             self.save_writes(t, writes or [("__no_writes__", None)])
         task_writes.append((t, writes))
+        if result.folded is not None:
+            self._folded.append(result.folded)
         if "updates" in self.modes and t.name != START:
             chunk = {t.name: result.output.update_chunk()}
             if result.output.cached:
