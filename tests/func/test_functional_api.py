@@ -17,6 +17,7 @@ from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.func import entrypoint, task
 from foldgraph.graph import START, StateGraph
 from foldgraph.pregel import Pregel
+from foldgraph.runtime import Runtime
 from foldgraph.store.memory import InMemoryStore
 from foldgraph.types import CachePolicy, Command, Interrupt, RetryPolicy, interrupt
 
@@ -478,6 +479,73 @@ def test_injected_parameters() -> None:
     assert seen == {"previous": 1, "thread": "inject", "runtime_store": True}
 
 
+def test_tasks_get_injected_parameters_too() -> None:
+    store = InMemoryStore()
+
+    @task(retry_policy=RetryPolicy(max_attempts=3, initial_interval=0.001, jitter=False))
+    def flaky(x: int, runtime: Runtime) -> dict[str, Any]:
+        info = runtime.execution_info
+        assert info is not None
+        if info.node_attempt == 1:
+            raise ConnectionError("blip")
+        return {
+            "ns": info.checkpoint_ns.split("|")[-1].split(":")[0],
+            "own_id": info.checkpoint_ns.endswith(f":{info.task_id}"),
+            "attempt": info.node_attempt,
+            "thread": info.thread_id,
+            "context": runtime.context,
+            "store": runtime.store is store,
+        }
+
+    @task
+    def named(x: int, config=None, store=None, writer=None) -> list[str]:
+        writer(f"named {x}")
+        return [type(config).__name__, type(store).__name__, config["configurable"]["thread_id"]]
+
+    @task
+    async def keyword_only(x: int, *, runtime: Runtime) -> str:
+        return type(runtime).__name__
+
+    @task
+    def given(x: int, config: Any = None) -> Any:
+        return config
+
+    @entrypoint(checkpointer=InMemorySaver(), store=store)
+    def flow(x: int, *, runtime: Runtime) -> dict[str, Any]:
+        return {
+            "flaky": flaky(x).result(),
+            "named": named(x).result(),
+            "given": given(x, config=7).result(),
+        }
+
+    config = thread("task-inject")
+    chunks = list(flow.stream(1, config, stream_mode=["custom", "values"], context={"k": 1}))
+    assert chunks == [
+        ("custom", "named 1"),
+        (
+            "values",
+            {
+                "flaky": {
+                    "ns": "flaky",
+                    "own_id": True,
+                    "attempt": 2,
+                    "thread": "task-inject",
+                    "context": {"k": 1},
+                    "store": True,
+                },
+                "named": ["dict", "InMemoryStore", "task-inject"],
+                "given": 7,
+            },
+        ),
+    ]
+
+    @entrypoint()
+    async def aflow(x: int) -> str:
+        return await keyword_only(x)
+
+    assert asyncio.run(aflow.ainvoke(1)) == "Runtime"
+
+
 def test_an_entrypoint_is_a_pregel_with_a_graph() -> None:
     @entrypoint()
     def wf(x: int) -> int:
@@ -501,6 +569,7 @@ def test_an_entrypoint_is_a_pregel_with_a_graph() -> None:
 # -- bad input -----------------------------------------------------------------------------------
 
 
+@pytest.mark.foldgraph_only
 def test_task_on_a_non_callable_is_a_type_error() -> None:
     # LangGraph accepts it and fails later, on the call; foldgraph says so at once.
     with pytest.raises(TypeError, match="@task decorates a function"):

@@ -15,7 +15,7 @@ from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.errors import NodeError
 from foldgraph.graph import END, START, StateGraph
 from foldgraph.runtime import Runtime
-from foldgraph.types import CachePolicy, Command, RetryPolicy, interrupt
+from foldgraph.types import CachePolicy, Command, RetryPolicy, TimeoutPolicy, interrupt
 
 FAST = RetryPolicy(max_attempts=2, initial_interval=0.001, jitter=False)
 
@@ -95,6 +95,15 @@ def test_handler_may_route_on_with_a_command() -> None:
 
 
 def test_default_handler_from_set_node_defaults() -> None:
+    def fallback(state: S, error: NodeError) -> dict[str, Any]:
+        return {"log": [f"default {error.node}"]}
+
+    builder = chain(bad).set_node_defaults(error_handler=fallback)
+    assert builder.compile().invoke({"log": []}) == {"log": ["default bad"]}
+
+
+@pytest.mark.foldgraph_only
+def test_a_builder_with_a_default_handler_compiles_twice() -> None:
     def fallback(state: S, error: NodeError) -> dict[str, Any]:
         return {"log": [f"default {error.node}"]}
 
@@ -186,13 +195,21 @@ def test_bad_handlers_and_timeouts_are_refused() -> None:
     for handler in (3, "nonexistent"):
         with pytest.raises(TypeError, match="Expected a Runnable, callable or dict"):
             chain(bad, error_handler=handler)
-    # LangGraph finds this one only at compile(); foldgraph says so where it is given.
-    with pytest.raises(TypeError, match="Expected a Runnable, callable or dict"):
-        StateGraph(S).set_node_defaults(error_handler=3)
     with pytest.raises(ValueError, match="run_timeout must be greater than 0"):
         chain(bad, timeout=-1)
     with pytest.raises(ValueError, match="run_timeout must be greater than 0"):
+        chain(bad, timeout=0)
+    with pytest.raises(ValueError, match="idle_timeout must be greater than 0"):
+        chain(bad, timeout=TimeoutPolicy(idle_timeout=-1))
+    with pytest.raises(ValueError, match="run_timeout must be greater than 0"):
         StateGraph(S).set_node_defaults(timeout=0)
+
+
+@pytest.mark.foldgraph_only
+def test_a_bad_default_handler_is_refused_where_it_is_given() -> None:
+    # LangGraph finds this one only at compile(); foldgraph says so where it is given.
+    with pytest.raises(TypeError, match="Expected a Runnable, callable or dict"):
+        StateGraph(S).set_node_defaults(error_handler=3)
 
 
 def test_tasks_stream_shows_the_failure_then_the_handler() -> None:
@@ -214,3 +231,169 @@ def test_tasks_stream_shows_the_failure_then_the_handler() -> None:
         ("bad", "KeyError('x')", {}),
         ("__error_handler__bad", "None", {"log": ["h"]}),
     ]
+
+
+def _without_ids(chunk: tuple[str, Any]) -> tuple[str, Any]:
+    mode, data = chunk
+    if mode == "tasks":
+        return mode, {k: v for k, v in data.items() if k != "id"}
+    if mode == "checkpoints":
+        return mode, (
+            data["next"],
+            [(t["name"], t.get("error"), t.get("result")) for t in data["tasks"]],
+        )
+    return chunk
+
+
+def test_a_handler_that_interrupts_is_resumed_without_running_the_node_again() -> None:
+    calls: list[Any] = []
+
+    def fails(state: S) -> dict[str, Any]:
+        calls.append("bad")
+        raise ValueError("down")
+
+    def good(state: S) -> dict[str, Any]:
+        calls.append("good")
+        return {"log": ["good"]}
+
+    def asks(state: S, error: NodeError) -> dict[str, Any]:
+        calls.append(("handler", error.node, error.error))
+        return {"log": [f"answer {interrupt(f'fix {error.node}?')}"]}
+
+    builder = StateGraph(S)
+    builder.add_node("bad", fails, error_handler=asks)
+    builder.add_node("good", good)
+    builder.add_node("after", after)
+    builder.add_edge(START, "bad")
+    builder.add_edge(START, "good")
+    builder.add_edge("bad", "after")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "1"}}
+    first = graph.invoke({"log": []}, config)
+    assert [i.value for i in first["__interrupt__"]] == ["fix bad?"]
+    assert first["log"] == ["good"]
+    (error,) = [c[2] for c in calls if isinstance(c, tuple)]
+    assert repr(error) == "ValueError('down')"
+    modes = ["updates", "tasks", "values", "checkpoints"]
+    chunks = [
+        _without_ids(c) for c in graph.stream(Command(resume="yes"), config, stream_mode=modes)
+    ]
+    assert chunks == [
+        ("values", {"log": []}),
+        (
+            "checkpoints",
+            (
+                ["bad", "good"],
+                [("bad", "ValueError('down')", None), ("good", None, {"log": ["good"]})],
+            ),
+        ),
+        ("tasks", {"name": "bad", "input": {"log": []}, "triggers": ("branch:to:bad",)}),
+        ("tasks", {"name": "good", "input": {"log": []}, "triggers": ("branch:to:good",)}),
+        (
+            "tasks",
+            {"name": "__error_handler__bad", "input": {"log": []}, "triggers": ("__pregel_push",)},
+        ),
+        ("updates", {"good": {"log": ["good"]}, "__metadata__": {"cached": True}}),
+        ("updates", {"__error_handler__bad": {"log": ["answer yes"]}}),
+        (
+            "tasks",
+            {
+                "name": "__error_handler__bad",
+                "error": None,
+                "result": {"log": ["answer yes"]},
+                "interrupts": [],
+            },
+        ),
+        ("values", {"log": ["answer yes", "good"]}),
+        ("checkpoints", ([], [])),
+    ]
+    # The node ran once; on the resume its handler gets the error as saved: its text.
+    assert calls[:3] == ["bad", "good", ("handler", "bad", error)]
+    assert calls[3:] == [("handler", "bad", "ValueError('down')")]
+    assert [
+        (h.metadata["step"], h.next, [(t.name, t.error) for t in h.tasks], h.values)
+        for h in graph.get_state_history(config)
+    ] == [
+        (1, (), [], {"log": ["answer yes", "good"]}),
+        (0, ("bad", "good"), [("bad", "ValueError('down')"), ("good", None)], {"log": []}),
+        (-1, ("__start__",), [("__start__", None)], {"log": []}),
+    ]
+
+
+@pytest.mark.timeout(10)
+def test_an_async_handler_that_interrupts_is_resumed_too() -> None:
+    calls: list[str] = []
+
+    async def fails(state: S) -> dict[str, Any]:
+        calls.append("bad")
+        raise ValueError("down")
+
+    async def asks(state: S, error: NodeError) -> dict[str, Any]:
+        calls.append("handler")
+        return {"log": [f"answer {interrupt('fix?')}"]}
+
+    graph = chain(fails, error_handler=asks).compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "a"}}
+
+    async def main() -> tuple[Any, Any]:
+        first = await graph.ainvoke({"log": []}, config)
+        return first, await graph.ainvoke(Command(resume="y"), config)
+
+    first, second = asyncio.run(main())
+    assert [i.value for i in first["__interrupt__"]] == ["fix?"]
+    assert second == {"log": ["answer y"]}
+    assert calls == ["bad", "handler", "handler"]
+
+
+def test_a_handler_on_a_subgraph_node_handles_the_subgraph_failure() -> None:
+    inner = StateGraph(S)
+    inner.add_node("inner", bad)
+    inner.add_edge(START, "inner")
+
+    def handler(state: S, error: NodeError) -> dict[str, Any]:
+        return {"log": [f"handled {error.node} {error.error!r}"]}
+
+    graph = chain(inner.compile(), error_handler=handler).compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "s"}}
+    assert list(graph.stream({"log": []}, config, subgraphs=True)) == [
+        ((), {"__error_handler__bad": {"log": ["handled bad ConnectionError('down')"]}}),
+    ]
+    assert [
+        (h.metadata["step"], h.next, [(t.name, t.error) for t in h.tasks])
+        for h in graph.get_state_history(config)
+    ] == [
+        (1, (), []),
+        (0, ("bad",), [("bad", "ConnectionError('down')")]),
+        (-1, ("__start__",), [("__start__", None)]),
+    ]
+
+
+def test_node_defaults_are_not_inherited_by_subgraphs() -> None:
+    seen: list[str] = []
+
+    def fallback(state: S, error: NodeError) -> dict[str, Any]:
+        seen.append(error.node)
+        return {"log": [f"default {error.node}"]}
+
+    inner = StateGraph(S)
+    inner.add_node("inner", bad)
+    inner.add_edge(START, "inner")
+    sub = inner.compile()
+    outer = StateGraph(S).set_node_defaults(error_handler=fallback)
+    outer.add_node("sub", sub)
+    outer.add_edge(START, "sub")
+    graph = outer.compile()
+    # The outer default handles the subgraph node as a whole; the subgraph keeps its nodes.
+    assert graph.invoke({"log": []}) == {"log": ["default sub"]}
+    assert seen == ["sub"]
+    assert sorted(sub.nodes) == ["__start__", "inner"]
+    assert sorted(graph.nodes) == ["__default_error_handler__", "__start__", "sub"]
+    # Defaults set on the subgraph's own builder do apply inside it.
+    inner_defaults = StateGraph(S).set_node_defaults(error_handler=fallback)
+    inner_defaults.add_node("inner", bad)
+    inner_defaults.add_edge(START, "inner")
+    plain = StateGraph(S)
+    plain.add_node("sub", inner_defaults.compile())
+    plain.add_edge(START, "sub")
+    assert plain.compile().invoke({"log": []}) == {"log": ["default inner"]}
+    assert seen == ["sub", "inner"]

@@ -12,7 +12,7 @@ from langchain_core.runnables import Runnable
 
 from foldgraph.errors import NodeError
 
-__all__ = ["NodeAction", "action_for", "node_name"]
+__all__ = ["NodeAction", "action_for", "injected", "node_name", "task_injections"]
 
 _INJECTABLE = ("config", "runtime", "writer", "store", "previous")
 NODE_ERROR = "__pregel_node_error"
@@ -48,6 +48,57 @@ def _injections(func: Callable[..., Any]) -> tuple[str, ...]:
     )
 
 
+_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+_TASK_INJECTIONS: dict[Any, tuple[str, ...]] = {}
+
+
+def task_injections(func: Callable[..., Any]) -> tuple[str, ...]:
+    """What a functional-API task wants injected: as LangGraph, any parameter (the first
+    too) named like a node's injected ones, unless the call passes it itself."""
+    try:
+        return _TASK_INJECTIONS[func]
+    except (KeyError, TypeError):
+        pass
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return ()
+    names = tuple(
+        p.name
+        for p in params
+        if p.kind in _KINDS
+        and (
+            p.name in _INJECTABLE
+            or (p.name == "error" and p.annotation in (NodeError, "NodeError", "errors.NodeError"))
+        )
+    )
+    try:
+        _TASK_INJECTIONS[func] = names
+    except TypeError:
+        pass
+    return names
+
+
+def injected(inject: tuple[str, ...], scope: Any) -> dict[str, Any]:
+    """The values of the injected parameters `inject`, read from a task's `scope`."""
+    kwargs: dict[str, Any] = {}
+    for param in inject:
+        if param == "config":
+            kwargs["config"] = scope.config
+        elif param == "runtime":
+            kwargs["runtime"] = scope.runtime
+        elif param == "writer":
+            kwargs["writer"] = scope.runtime.stream_writer
+        elif param == "store":
+            kwargs["store"] = scope.runtime.store
+        elif param == "previous":
+            kwargs["previous"] = scope.runtime.previous
+        elif param == "error":
+            # Given to error handlers; any other node typing `error: NodeError` gets None.
+            kwargs["error"] = scope.config.get("configurable", {}).get(NODE_ERROR)
+    return kwargs
+
+
 @attrs.frozen(slots=True)
 class NodeAction:
     """A node's callable, normalised: which form it has and what it wants injected."""
@@ -60,22 +111,7 @@ class NodeAction:
     is_subgraph: bool = False
 
     def _kwargs(self, scope: Any) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {}
-        for param in self.inject:
-            if param == "config":
-                kwargs["config"] = scope.config
-            elif param == "runtime":
-                kwargs["runtime"] = scope.runtime
-            elif param == "writer":
-                kwargs["writer"] = scope.runtime.stream_writer
-            elif param == "store":
-                kwargs["store"] = scope.runtime.store
-            elif param == "previous":
-                kwargs["previous"] = scope.runtime.previous
-            elif param == "error":
-                # Given to error handlers; any other node typing `error: NodeError` gets None.
-                kwargs["error"] = scope.config.get("configurable", {}).get(NODE_ERROR)
-        return kwargs
+        return injected(self.inject, scope)
 
     def call(self, state: Any, scope: Any) -> Any:
         """Call the node; `scope` gives `config` and `runtime`, read only if the node wants them."""

@@ -35,6 +35,7 @@ from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import task_id
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME, RETURN
 from foldgraph._kernel.snapshot import Task
+from foldgraph._shell.node import injected, task_injections
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, GraphInterrupt
 from foldgraph.pregel._node import _next_interval, _retry_matches
@@ -250,7 +251,7 @@ class Calls:
         else:
             runtime = runtime.override(
                 execution_info=ExecutionInfo(
-                    checkpoint_id=self.run.snapshot.id,
+                    checkpoint_id=self.run.checkpoint_id(),
                     checkpoint_ns=task_ns,
                     task_id=child.id,
                     thread_id=self.run.thread_id,
@@ -329,7 +330,7 @@ class Calls:
             attempt += 1
             _mark_attempt(scope, attempt)
             try:
-                value = spec.func(*spec.args, **spec.kwargs)
+                value = spec.func(*spec.args, **_kwargs(spec, scope))
                 break
             except GraphBubbleUp:
                 raise
@@ -362,11 +363,12 @@ class Calls:
                         scope.runtime,
                     )
                 elif spec.is_async:
-                    value = await spec.func(*spec.args, **spec.kwargs)
+                    value = await spec.func(*spec.args, **_kwargs(spec, scope))
                 else:
                     ctx = contextvars.copy_context()
                     value = await asyncio.get_running_loop().run_in_executor(
-                        None, functools.partial(ctx.run, spec.func, *spec.args, **spec.kwargs)
+                        None,
+                        functools.partial(ctx.run, spec.func, *spec.args, **_kwargs(spec, scope)),
                     )
                 break
             except GraphBubbleUp:
@@ -475,7 +477,17 @@ class _CallSpec:
 
 async def _timed(spec: _CallSpec, scope: TaskScope, runtime: Any) -> Any:
     scope.runtime = runtime  # heartbeat() inside the task reaches the attempt's clock
-    return await spec.func(*spec.args, **spec.kwargs)
+    return await spec.func(*spec.args, **_kwargs(spec, scope))
+
+
+def _kwargs(spec: _CallSpec, scope: TaskScope) -> dict[str, Any]:
+    """The call's keyword arguments, with what the task function wants injected (as
+    LangGraph: `config`, `runtime`, `store`, `writer`, `previous`) unless given."""
+    inject = task_injections(spec.func)
+    if not inject:
+        return spec.kwargs
+    wanted = tuple(p for p in inject if p not in spec.kwargs)
+    return {**spec.kwargs, **injected(wanted, scope)} if wanted else spec.kwargs
 
 
 def _graph_policies(graph: Any) -> tuple[RetryPolicy, ...]:

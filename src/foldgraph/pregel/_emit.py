@@ -5,7 +5,7 @@ Pure builders of `Emit`s from what the run knows; the run decides when to emit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence, Set
+from collections.abc import Iterator, Mapping, Sequence, Set
 from datetime import UTC, datetime
 from typing import Any
 
@@ -78,21 +78,38 @@ def checkpoint(
     snapshot: Snapshot,
     checkpoint_ns: str,
     thread_id: Any,
+    pending: Mapping[str, list[tuple[str, Any]]] | None = None,
 ) -> Chunks:
-    """A saved checkpoint, as the `checkpoints` mode shows it."""
-    state = graph._state_snapshot(snapshot, {}, checkpoint_ns, thread_id)
+    """A saved checkpoint, as the `checkpoints` mode shows it.
+
+    `pending` are the writes saved on it (a resumed run streams the checkpoint it
+    starts from): its tasks then show their error, or their result, as LangGraph's do.
+    """
+    state = graph._state_snapshot(snapshot, pending or {}, checkpoint_ns, thread_id)
     payload = {
         "config": state.config,
-        "metadata": state.metadata,
-        "values": state.values,
-        "next": list(state.next),
         "parent_config": state.parent_config,
-        "tasks": [
-            {"id": t.id, "name": t.name, "interrupts": t.interrupts, "state": t.state}
-            for t in state.tasks
-        ],
+        "values": state.values,
+        "metadata": state.metadata,
+        "next": list(state.next),
+        "tasks": [_checkpoint_task(t) for t in state.tasks],
     }
     yield from event(ns, modes, "checkpoints", "checkpoint", payload, snapshot.step)
+
+
+def _checkpoint_task(t: Any) -> dict[str, Any]:
+    if t.error:
+        return {"id": t.id, "name": t.name, "error": t.error, "state": t.state}
+    interrupts = tuple(_interrupt_dict(i) for i in t.interrupts)
+    if t.result:
+        return {
+            "id": t.id,
+            "name": t.name,
+            "result": t.result,
+            "interrupts": interrupts,
+            "state": t.state,
+        }
+    return {"id": t.id, "name": t.name, "interrupts": interrupts, "state": t.state}
 
 
 def task_start(ns: tuple[str, ...], modes: frozenset[str], task: Task, step: int) -> Chunks:

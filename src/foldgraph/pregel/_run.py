@@ -121,6 +121,8 @@ class Run:
     """A `RunControl` whose drain request stops the run at a superstep boundary."""
     _writer: Any = None
     node_errors: dict[str, Any] = dataclasses.field(default_factory=dict)
+    _loaded_pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
+    _unsaved_ids: dict[int, str] = dataclasses.field(default_factory=dict)
     """The `NodeError` each error-handler task of this run handles, by task id."""
     _fingerprint: Any = None
     _folded: list[tuple[Snapshot, dict[str, Any]]] = dataclasses.field(default_factory=list)
@@ -182,6 +184,20 @@ class Run:
         if self.checkpointer is None:
             return None
         return (uuid6_str(), self.snapshot.id or None, self._metadata(source, step), now_iso())
+
+    def checkpoint_id(self) -> str:
+        """The id of the checkpoint this step's tasks run from, for `execution_info`.
+
+        Without a saver snapshots are not stamped; as LangGraph still gives each step
+        a fresh checkpoint id, one is made for the step the first time it is asked for.
+        """
+        snapshot = self.snapshot
+        if snapshot.id:
+            return snapshot.id
+        made = self._unsaved_ids.get(snapshot.step)
+        if made is None:
+            made = self._unsaved_ids.setdefault(snapshot.step, uuid6_str())
+        return made
 
     def stamp(self, snapshot: Snapshot, source: str) -> Snapshot:
         """`snapshot` with the stamp of a saved one (see `stamp_for`)."""
@@ -281,6 +297,13 @@ class Run:
         skip_before = resuming
         task_events = "tasks" in self.modes or "debug" in self.modes
         control = self.control
+        if (
+            resuming
+            and self.checkpointer is not None
+            and ("checkpoints" in self.modes or "debug" in self.modes)
+        ):
+            # As LangGraph: a resumed run first streams the checkpoint it goes on from.
+            yield from self._emit_checkpoint(self.snapshot, self._loaded_pending)
         while True:
             snapshot = self.snapshot
             step = snapshot.step + 1
@@ -315,13 +338,30 @@ class Run:
             # Tasks that finished in an earlier attempt of this step keep their writes.
             done = {t.id: self._pending.get(t.id) for t in tasks} if self._pending else {}
             todo = tuple(t for t in tasks if not _finished(done.get(t.id))) if done else tasks
+            # Nodes that failed in that attempt and went to their error handler do not
+            # run again: their handler does, with the error saved (as LangGraph).
+            handled = self._handled_before(tasks, done) if done else []
+            if handled:
+                failed_ids = {f.id for f, _ in handled}
+                todo = tuple(t for t in todo if t.id not in failed_ids)
             if task_events:
-                for t in todo:
+                for t in tasks:
                     yield from emit.task_start(self.ns, self.modes, t, step)
+                for _, h in handled:
+                    yield from emit.task_start(self.ns, self.modes, h, step)
+            if done:
+                yield from self._emit_kept(tasks, done)
             results = (yield Execute(todo, step)) if todo else {}
             assert results is not None
             chunks: list[Emit] = []
-            task_writes, errors, interrupted = self._collect(tasks, results, done, step, chunks)
+            kept = [t for t in tasks if t.id not in failed_ids] if handled else tasks
+            task_writes, errors, interrupted = self._collect(kept, results, done, step, chunks)
+            if handled:
+                yield from chunks
+                chunks.clear()
+                errors = yield from self._run_handlers(
+                    handled, errors, task_writes, interrupted, step
+                )
             if errors:
                 yield from chunks
                 chunks.clear()
@@ -344,6 +384,10 @@ class Run:
         spec = graph.spec
         loaded = self._load()
         self._loaded_step = self.snapshot.step
+        if loaded and ("checkpoints" in self.modes or "debug" in self.modes):
+            # What the loaded checkpoint holds, before resume values answer its interrupts:
+            # the checkpoint chunk a resumed run starts with shows them as asked.
+            self._loaded_pending = {tid: list(ws) for tid, ws in self._pending.items()}
         value = self.input
         self._saved_from = self.snapshot.id or None
         if self.nested and loaded and not self.stateful_child:
@@ -542,7 +586,6 @@ class Run:
     ) -> tuple[list[tuple[Task, Sequence[tuple[str, Any]]]], list[TaskResult], list[TaskResult]]:
         """Sort the step's results into writes, errors and interrupts; stream chunks go to
         `chunks` (a list, not a generator per step)."""
-        graph = self.graph
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]] = []
         errors: list[TaskResult] = []
         interrupted: list[TaskResult] = []
@@ -552,16 +595,6 @@ class Run:
             if result is None:
                 writes = [(c, v) for c, v in done.get(t.id) or [] if c not in (RESUME,)]
                 task_writes.append((t, writes))
-                if "updates" in self.modes and t.name != START:
-                    # Kept from an earlier attempt of this step: shown again, marked cached.
-                    update = {c: thaw(v) for c, v in writes if c in graph._stream_set}
-                    chunks.append(
-                        Emit(
-                            self.ns,
-                            "updates",
-                            {t.name: update or None, "__metadata__": {"cached": True}},
-                        )
-                    )
                 continue
             if result.calls:
                 chunks.extend(self._record_calls(result.calls, step))
@@ -702,38 +735,77 @@ class Run:
         it returns stands for the node's update. Errors with no handler, and a
         handler's own failure, are returned to fail the run.
         """
-        runners = self.graph.runners
         remaining: list[TaskResult] = []
-        handled: list[tuple[TaskResult, Task]] = []
+        handled: list[tuple[Task, Task]] = []
         for r in errors:
-            runner = runners.get(r.task.name)
-            handler = runner.error_handler if runner is not None else None
-            if r.error is None or handler is None or handler not in runners:
+            handler = self._handler_of(r.task) if r.error is not None else None
+            if handler is None:
                 remaining.append(r)
                 continue
             error = [(ERROR, _error_repr(r.error))]
             self._pending[r.task.id] = [*self._pending.get(r.task.id, []), *error]
             self.save_writes(r.task, error)
-            handler_task = Task(
-                id=task_id(self.snapshot.id, step, (PUSH, "node_error_handler", r.task.id)),
-                name=handler,
-                path=(*r.task.path, "node_error_handler"),
-                triggers=(),
-                input=r.task.input,
-            )
-            self.node_errors[handler_task.id] = NodeError(node=r.task.name, error=r.error)
-            handled.append((r, handler_task))
+            handled.append((r.task, self._handler_task(r.task, handler, r.error, step)))
         if not handled:
             return remaining
         if "tasks" in self.modes or "debug" in self.modes:
             # As LangGraph shows it: the failure's result, then only the handler's result.
-            for r, _ in handled:
-                yield from emit.task_result(
-                    self.graph, self.ns, self.modes, r.task, None, step, error=r.error
-                )
+            for r in errors:
+                if any(f is r.task for f, _ in handled):
+                    yield from emit.task_result(
+                        self.graph, self.ns, self.modes, r.task, None, step, error=r.error
+                    )
+        return (yield from self._run_handlers(handled, remaining, task_writes, interrupted, step))
+
+    def _handler_of(self, task: Task) -> str | None:
+        """The error-handler node of a task's node, if it has one."""
+        runners = self.graph.runners
+        runner = runners.get(task.name)
+        handler = runner.error_handler if runner is not None else None
+        return handler if handler is not None and handler in runners else None
+
+    def _handler_task(self, failed: Task, handler: str, error: Any, step: int) -> Task:
+        handler_task = Task(
+            id=task_id(self.snapshot.id, step, (PUSH, "node_error_handler", failed.id)),
+            name=handler,
+            path=(*failed.path, "node_error_handler"),
+            triggers=(PUSH,),
+            input=failed.input,
+        )
+        self.node_errors[handler_task.id] = NodeError(node=failed.name, error=error)
+        return handler_task
+
+    def _handled_before(
+        self, tasks: Sequence[Task], done: Mapping[str, Any]
+    ) -> list[tuple[Task, Task]]:
+        """Tasks that failed in an earlier attempt of this step and have a handler.
+
+        Their handler runs again (it was interrupted, or the run stopped) with the
+        error as saved: its text, as LangGraph's handler gets it on a resume.
+        """
+        handled: list[tuple[Task, Task]] = []
+        for t in tasks:
+            writes = done.get(t.id)
+            if not writes or _finished(writes):
+                continue
+            saved = [v for c, v in writes if c == ERROR]
+            handler = self._handler_of(t) if saved else None
+            if handler is not None:
+                step = self.snapshot.step + 1
+                handled.append((t, self._handler_task(t, handler, saved[-1], step)))
+        return handled
+
+    def _run_handlers(
+        self,
+        handled: list[tuple[Task, Task]],
+        remaining: list[TaskResult],
+        task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]],
+        interrupted: list[TaskResult],
+        step: int,
+    ) -> Generator[Emit | Execute, Any, list[TaskResult]]:
         results = yield Execute(tuple(h for _, h in handled), step)
         assert results is not None
-        for r, h in handled:
+        for failed, h in handled:
             outcome = results[h.path]
             if outcome.calls:
                 yield from self._record_calls(outcome.calls, step)
@@ -742,11 +814,28 @@ class Run:
             elif outcome.interrupts:
                 interrupted.append(outcome)
             else:
-                task_writes.append((r.task, ()))  # the failed node consumed its triggers
+                task_writes.append((failed, ()))  # the failed node consumed its triggers
                 accepted: list[Emit] = []
                 self._accept(h, outcome, task_writes, step, accepted)
                 yield from accepted
         return remaining
+
+    def _emit_kept(
+        self, tasks: Sequence[Task], done: Mapping[str, Any]
+    ) -> Generator[Emit, Any, None]:
+        """Writes kept from an earlier attempt of this step: shown again, marked cached,
+        before any task runs (as LangGraph)."""
+        if "updates" not in self.modes:
+            return
+        stream_set = self.graph._stream_set
+        for t in tasks:
+            writes = done.get(t.id)
+            if t.name == START or not _finished(writes):
+                continue
+            update = {c: thaw(v) for c, v in writes if c in stream_set}
+            yield Emit(
+                self.ns, "updates", {t.name: update or None, "__metadata__": {"cached": True}}
+            )
 
     def keep_finished(self, results: Sequence[TaskResult]) -> None:
         """Save what tasks that finished wrote when the step itself cannot end (cancelled)."""
@@ -788,9 +877,11 @@ class Run:
             self.graph, self.ns, self.modes, self.snapshot, self.interrupts, per_task
         )
 
-    def _emit_checkpoint(self, snapshot: Snapshot) -> Generator[Emit, Any, None]:
+    def _emit_checkpoint(
+        self, snapshot: Snapshot, pending: Mapping[str, list[tuple[str, Any]]] | None = None
+    ) -> Generator[Emit, Any, None]:
         return emit.checkpoint(
-            self.graph, self.ns, self.modes, snapshot, self.checkpoint_ns, self.thread_id
+            self.graph, self.ns, self.modes, snapshot, self.checkpoint_ns, self.thread_id, pending
         )
 
     # -- task context ------------------------------------------------------------------------

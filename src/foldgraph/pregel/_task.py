@@ -130,7 +130,7 @@ class _Scope(TaskScope):
             run_id = run.config.get("run_id")
             runtime = runtime.override(
                 execution_info=ExecutionInfo(
-                    checkpoint_id=run.snapshot.id,
+                    checkpoint_id=run.checkpoint_id(),
                     checkpoint_ns=run.task_namespace(task),
                     task_id=task.id,
                     thread_id=run.thread_id,
