@@ -25,9 +25,10 @@ __all__ = [
 
 
 class Scratchpad:
-    """Per-task interrupt state: resume values given so far and how many were consumed."""
+    """Per-task interrupt state: resume values given so far and how many were consumed,
+    and how many graphs the task has called."""
 
-    __slots__ = ("interrupt_id", "null_resume", "resume", "used")
+    __slots__ = ("child_resume", "interrupt_id", "null_resume", "resume", "subgraph_calls", "used")
 
     def __init__(
         self,
@@ -41,6 +42,10 @@ class Scratchpad:
         self.used = 0
         # A resume value no waiting task claimed; the first new interrupt() takes it.
         self.null_resume = null_resume if null_resume is not None else []
+        # Graphs this task has run so far (each later one gets its own namespace).
+        self.subgraph_calls = 0
+        # The task's resume answer, until a graph it calls takes it (a one-item list).
+        self.child_resume: list[Any] | None = None
 
 
 class TaskScope:

@@ -27,8 +27,7 @@ from foldgraph._deprecated import (
     warn_config_schema,
 )
 from foldgraph._shell.tracing import achain_run, chain_run, has_callbacks
-from foldgraph.pregel._core import GraphCore
-from foldgraph.pregel._core import _subgraph_of as subgraph_of
+from foldgraph.pregel._core import GraphCore, subgraph_of
 from foldgraph.pregel._driver import adrive, drive
 from foldgraph.pregel._lifecycle import alifecycle, lifecycle
 from foldgraph.pregel._lowlevel import NodeBuilder, PregelNode, compile_nodes, input_writes

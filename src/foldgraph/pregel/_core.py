@@ -27,7 +27,7 @@ from foldgraph.pregel._node import NodeRunner
 from foldgraph.pregel._protocol import NULL_TASK_ID
 from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
-__all__ = ["GraphCore"]
+__all__ = ["GraphCore", "own_namespace", "subgraph_of"]
 
 
 def _names(channels: str | Sequence[str]) -> list[str]:
@@ -211,8 +211,12 @@ class GraphCore:
         apply_pending: bool = False,
         child_results: Mapping[str, Any] | None = None,
         subgraphs: bool = False,
-        checkpoint_map: Mapping[str, str] | None = None,
+        saver: Any = None,
     ) -> StateSnapshot:
+        """The `StateSnapshot` of `snapshot`; `saver` is the one the thread is read from
+        (a subgraph's own `checkpointer` is only a setting: it saves with its parent's)."""
+        if saver is None:
+            saver = self.checkpointer
         tasks = self._in_definition_order(plan(self.spec, snapshot, with_input=False))
         shown = snapshot
         finished: list[tuple[Task, list[tuple[str, Any]]]] = []
@@ -237,19 +241,25 @@ class GraphCore:
                 "checkpoint_id": snapshot.id,
             }
         }
-        if checkpoint_map:
-            config[CONF]["checkpoint_map"] = dict(checkpoint_map)
-        parent_config = (
-            {
+        # As LangGraph: a subgraph's checkpoint (one whose metadata names its parents)
+        # shows the map from each enclosing namespace to its checkpoint id, its own last.
+        parents = (snapshot.metadata or {}).get("parents")
+        if parents:
+            config[CONF]["checkpoint_map"] = {**parents, checkpoint_ns: snapshot.id}
+        parent_config = None
+        if snapshot.parent_id:
+            parent_config = {
                 CONF: {
                     "thread_id": thread_id,
                     "checkpoint_ns": checkpoint_ns,
                     "checkpoint_id": snapshot.parent_id,
                 }
             }
-            if snapshot.parent_id
-            else None
-        )
+            if parents:
+                parent_config[CONF]["checkpoint_map"] = {
+                    **parents,
+                    checkpoint_ns: snapshot.parent_id,
+                }
         pregel_tasks = []
         interrupts: list[Interrupt] = []
         for t in tasks:
@@ -274,28 +284,35 @@ class GraphCore:
                     result = _plain_dict(state_writes) if state_writes else None
             state = None
             runner = self.runners.get(t.name)
-            sub = _subgraph_of(runner)
+            sub = subgraph_of(runner)
             if sub is not None:
                 sub_ns = f"{checkpoint_ns}{NS_SEP if checkpoint_ns else ''}{t.name}{NS_END}{t.id}"
                 sub_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": sub_ns}}
-                sub_cp = (
-                    sub.checkpointer
-                    if sub.checkpointer not in (None, True, False)
-                    else self.checkpointer
-                )
                 is_node = runner.action is not None and runner.action.is_subgraph
-                state = sub_config if is_node else None
-                if subgraphs and sub_cp is not None:
-                    saved = sub_cp._stored_tuple(sub_config)
+                state = sub_config if is_node and sub.checkpointer is not False else None
+                if subgraphs and sub.checkpointer is not False:
+                    own_ns = own_namespace(sub, sub_ns)
+                    own = {CONF: {**sub_config[CONF], "checkpoint_ns": own_ns}}
+                    saved = saver._stored_tuple(own)
                     if saved is not None:
-                        parent_map = dict(checkpoint_map or {checkpoint_ns: snapshot.id})
                         state = sub._state_from_tuple(
                             saved,
-                            sub_ns,
+                            own_ns,
                             thread_id,
                             apply_pending=True,
                             subgraphs=True,
-                            checkpoint_map={**parent_map, sub_ns: saved.checkpoint["id"]},
+                            saver=saver,
+                        )
+                    else:  # the subgraph has not saved yet: an empty snapshot, as LangGraph
+                        state = StateSnapshot(
+                            values={},
+                            next=(),
+                            config=own,
+                            metadata=None,
+                            created_at=None,
+                            parent_config=None,
+                            tasks=(),
+                            interrupts=(),
                         )
             pregel_tasks.append(
                 PregelTask(
@@ -349,7 +366,7 @@ class GraphCore:
         apply_pending: bool,
         subgraphs: bool = False,
         child_results: Mapping[str, Any] | None = None,
-        checkpoint_map: Mapping[str, str] | None = None,
+        saver: Any = None,
     ) -> StateSnapshot:
         snapshot = self._snapshot_of(saved)
         pending: dict[str, list[tuple[str, Any]]] = {}
@@ -368,8 +385,16 @@ class GraphCore:
             apply_pending=apply_pending,
             subgraphs=subgraphs,
             child_results=child_results,
-            checkpoint_map=checkpoint_map,
+            saver=saver,
         )
+
+
+def own_namespace(graph: GraphCore, checkpoint_ns: str) -> str:
+    """Where a graph keeps its checkpoints under `checkpoint_ns`: a subgraph compiled with
+    `checkpointer=True` keeps one history per thread, its namespace without task ids."""
+    if graph.checkpointer is not True or not checkpoint_ns:
+        return checkpoint_ns
+    return NS_SEP.join(part.split(NS_END)[0] for part in checkpoint_ns.split(NS_SEP))
 
 
 def _as_error(error: Any) -> Any:
@@ -379,7 +404,7 @@ def _as_error(error: Any) -> Any:
     return str(error)
 
 
-def _subgraph_of(runner: NodeRunner | None) -> GraphCore | None:
+def subgraph_of(runner: NodeRunner | None) -> GraphCore | None:
     """The graph a node runs: the node itself, or one its function refers to."""
     if runner is None or runner.action is None:
         return None

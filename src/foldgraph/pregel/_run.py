@@ -16,7 +16,6 @@ from typing import Any
 import attrs
 
 from foldgraph._context import interrupt_id
-from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
@@ -46,6 +45,7 @@ from foldgraph.pregel._protocol import (
     Results,
     TaskResult,
 )
+from foldgraph.pregel._replay_state import ReplayState
 from foldgraph.types import Command, Interrupt
 
 __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
@@ -86,9 +86,19 @@ class Run:
     ns: tuple[str, ...] = ()
     checkpoint_ns: str = ""
     checkpointer: Any = None
-    parent_resume: Any = MISSING
+    parent_resume: list[Any] | None = None
+    """The answer the parent task was resumed with, while no graph it called took it."""
+    child_saver: Any = None
+    """The saver graphs nested in this run's tasks save with (LangGraph's lent saver)."""
+    replay: Any = None
+    """The `ReplayState` of the replaying run this one is part of, if any."""
+    _replay_loaded: bool = False
     nested: bool = False
     stateful_child: bool = False
+    resuming: bool = False
+    """The run continues saved work (as LangGraph's resuming flag): true for a root run
+    given None or a Command on a thread with a checkpoint, until its first step commits;
+    a nested run inherits its parent's at the time it starts."""
     parent_sink: list[Emit] | None = None
     subgraphs: bool = False
     # filled while running
@@ -180,8 +190,10 @@ class Run:
 
     def stamp_for(self, source: str, step: int) -> tuple[str, str | None, Any, str] | None:
         """Id, parent, metadata and time for the snapshot of `step` (the kernel makes no ids);
-        None without a saver: snapshots nobody keeps are not stamped."""
-        if self.checkpointer is None:
+        None without a saver: snapshots nobody keeps are not stamped. A graph that keeps
+        nothing (checkpointer=False) still stamps them when subgraphs below it save, as
+        their checkpoints name it among their parents."""
+        if self.checkpointer is None and self.child_saver is None:
             return None
         return (uuid6_str(), self.snapshot.id or None, self._metadata(source, step), now_iso())
 
@@ -390,11 +402,22 @@ class Run:
             self._loaded_pending = {tid: list(ws) for tid, ws in self._pending.items()}
         value = self.input
         self._saved_from = self.snapshot.id or None
-        if self.nested and loaded and not self.stateful_child:
+        if (
+            self.nested
+            and loaded
+            and not self._replay_loaded
+            and (not self.stateful_child or self.resuming)
+        ):
             # The parent re-runs this subgraph's task after an interrupt or failure:
-            # continue the subgraph where it stopped instead of starting again.
+            # continue the subgraph where it stopped instead of starting again. A
+            # subgraph with its own memory (checkpointer=True) is loaded on every call,
+            # so it continues only while the parent run is resuming.
             value = None
         is_resume = value is None or isinstance(value, Command)
+        if not self.nested:
+            self.resuming = is_resume and loaded and bool(self.snapshot.versions)
+            if self._replaying:
+                self.replay = ReplayState(self._replay_point())
         if is_resume and loaded:
             self.resumed_from = self.snapshot.id
         if not is_resume:
@@ -402,6 +425,10 @@ class Run:
                 self.snapshot = self.graph._empty_unsealed
                 self._pending = {}
             self._pending = {}
+            if self.parent_resume:
+                # A subgraph that starts afresh inside a resumed task: the first
+                # interrupt() to ask, here or below, takes the answer.
+                self.null_resume.append(self.parent_resume.pop())
             input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
             if START in graph.runners:  # an entrypoint has no START node
                 graph.runners[START].give_input_ids(value)
@@ -450,8 +477,15 @@ class Run:
                 self.save_writes(NULL_TASK, writes)
             if value.resume is not None:
                 self._assign_resume(value.resume)
-        elif self.parent_resume is not MISSING:
-            self._assign_resume(self.parent_resume)
+        elif self.parent_resume:
+            # The answer the parent task was resumed with: to the interrupt waiting here,
+            # else to the first interrupt() that asks in this run or below (as
+            # LangGraph's null resume), such as one reached after an update_state.
+            answer = self.parent_resume.pop()
+            if self._waiting():
+                self._assign_resume(answer)
+            else:
+                self.null_resume.append(answer)
         elif self._replaying and (
             self.snapshot.metadata.get("source") not in ("update", "fork") or self._pending
         ):
@@ -468,11 +502,27 @@ class Run:
             yield from emit.values(graph, self.ns, self.snapshot, force=True)
         return True
 
+    def _replay_point(self) -> str:
+        """The checkpoint subgraphs replay from: the one replayed, or for an update or
+        fork, the checkpoint it branched off (its subgraphs' checkpoints precede that)."""
+        snapshot = self.snapshot
+        if snapshot.metadata.get("source") in ("update", "fork") and snapshot.parent_id:
+            return snapshot.parent_id
+        return snapshot.id
+
     def _load(self) -> bool:
         if self.checkpointer is None:
             self.snapshot = self.graph._empty_unsealed
             return False
-        saved = self.checkpointer._stored_tuple(self._load_config())
+        replay = self.replay
+        if self.nested and replay is not None and replay.first_visit(self.checkpoint_ns):
+            # The parent replays a past checkpoint: start from the one this subgraph had
+            # then, with the input given anew (not resumed).
+            saved = replay.checkpoint_before(self.checkpointer, self._load_config())
+            self.resuming = False
+            self._replay_loaded = True
+        else:
+            saved = self.checkpointer._stored_tuple(self._load_config())
         if saved is None:
             self.snapshot = self.graph._empty
             return False
@@ -496,6 +546,13 @@ class Run:
         if conf.get("checkpoint_id") and not self.ns:
             out["checkpoint_id"] = conf["checkpoint_id"]
         return {CONF: out}
+
+    def _waiting(self) -> bool:
+        """Whether a task of the loaded checkpoint waits on an interrupt."""
+        return any(
+            any(c == INTERRUPT for c, _ in writes) and not _finished(writes)
+            for writes in self._pending.values()
+        )
 
     def _assign_resume(self, resume: Any) -> None:
         """Record resume values as RESUME writes of the tasks they answer."""
@@ -683,6 +740,7 @@ class Run:
         )
         self.snapshot = new
         self._pending = {}
+        self.resuming = False
         self.save(new)
         self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
         # As in LangGraph, the output and the values stream follow what tasks wrote: a

@@ -18,7 +18,7 @@ from foldgraph._kernel.names import NS_END, NS_SEP, PULL
 from foldgraph._kernel.snapshot import Task
 from foldgraph.constants import CONF, END, START
 from foldgraph.errors import InvalidUpdateError
-from foldgraph.pregel._core import GraphCore
+from foldgraph.pregel._core import GraphCore, own_namespace, subgraph_of
 from foldgraph.pregel._emit import now_iso
 from foldgraph.pregel._protocol import VIA
 from foldgraph.types import StateSnapshot, StateUpdate
@@ -38,7 +38,9 @@ __all__ = [
 
 def _saver(graph: GraphCore) -> Any:
     checkpointer = graph.checkpointer
-    if checkpointer is None or checkpointer is True or checkpointer is False:
+    if checkpointer is True:
+        raise RuntimeError("checkpointer=True cannot be used for root graphs.")
+    if checkpointer is None or checkpointer is False:
         raise ValueError("No checkpointer set")
     return checkpointer
 
@@ -51,15 +53,37 @@ def _strip_task_ids(ns: str) -> list[str]:
     return [part.split(NS_END)[0] for part in ns.split(NS_SEP)] if ns else []
 
 
-def _delegate(graph: GraphCore, config: dict[str, Any]) -> GraphCore:
-    """The (sub)graph a `checkpoint_ns` in the config points at."""
+def _delegate(graph: GraphCore, config: dict[str, Any], *, for_update: bool) -> GraphCore:
+    """The (sub)graph a `checkpoint_ns` in the config points at: a subgraph node, or a
+    graph a node's function calls. As in LangGraph, a namespace naming neither is read
+    with this graph's channels, and refused for an update."""
     target = graph
     for name in _strip_task_ids(_ns(config)):
-        runner = target.runners.get(name)
-        if runner is None or runner.action is None or not runner.action.is_subgraph:
-            raise ValueError(f"Subgraph {name} not found")
-        target = runner.action.target
+        if name.isdigit():  # a later call of the same subgraph inside one task
+            continue
+        sub = subgraph_of(target.runners.get(name))
+        if sub is None or sub.checkpointer is False:
+            if for_update:
+                recast = NS_SEP.join(p for p in _strip_task_ids(_ns(config)) if not p.isdigit())
+                raise ValueError(f"Subgraph {recast} not found")
+            return graph
+        target = sub
     return target
+
+
+def _addressed(
+    graph: GraphCore, config: dict[str, Any], *, for_update: bool = False
+) -> tuple[GraphCore, str, dict[str, Any]]:
+    """The graph a state call's config addresses, the namespace its checkpoints are kept
+    under (a `checkpointer=True` subgraph's has no task ids) and the config to read."""
+    ns = _ns(config)
+    if not ns:
+        return graph, ns, config
+    target = _delegate(graph, config, for_update=for_update)
+    own = own_namespace(target, ns)
+    if own != ns:
+        config = {**config, CONF: {**config[CONF], "checkpoint_ns": own}}
+    return target, own, config
 
 
 def _child_saver(graph: GraphCore, sub: GraphCore) -> Any:
@@ -71,8 +95,7 @@ def _child_saver(graph: GraphCore, sub: GraphCore) -> Any:
 def get_state(self: GraphCore, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
     """The thread's state: latest checkpoint (pending writes applied) or the one asked for."""
     saver = _saver(self)
-    ns = _ns(config)
-    target = _delegate(self, config) if ns else self
+    target, ns, config = _addressed(self, config)
     saved = saver._stored_tuple(config)
     thread_id = config.get(CONF, {}).get("thread_id")
     if saved is None:
@@ -88,7 +111,7 @@ def get_state(self: GraphCore, config: dict[str, Any], *, subgraphs: bool = Fals
         )
     exact = bool(config.get(CONF, {}).get("checkpoint_id"))
     return target._state_from_tuple(
-        saved, ns, thread_id, apply_pending=not exact, subgraphs=subgraphs
+        saved, ns, thread_id, apply_pending=not exact, subgraphs=subgraphs, saver=saver
     )
 
 
@@ -108,14 +131,13 @@ def get_state_history(
 ) -> Iterator[StateSnapshot]:
     """Every checkpoint of the thread, newest first."""
     saver = _saver(self)
-    ns = _ns(config)
-    target = _delegate(self, config) if ns else self
+    target, ns, config = _addressed(self, config)
     thread_id = config.get(CONF, {}).get("thread_id")
     list_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": ns}}
     if config.get(CONF, {}).get("checkpoint_id"):
         list_config[CONF]["checkpoint_id"] = config[CONF]["checkpoint_id"]
     for saved in saver._stored_list(list_config, filter=filter, before=before, limit=limit):
-        yield target._state_from_tuple(saved, ns, thread_id, apply_pending=False)
+        yield target._state_from_tuple(saved, ns, thread_id, apply_pending=False, saver=saver)
 
 
 async def aget_state_history(
@@ -184,8 +206,7 @@ def bulk_update_state(
         raise ValueError("No supersteps provided")
     if any(not step for step in supersteps):
         raise ValueError("No updates provided")
-    ns = _ns(config)
-    target = _delegate(self, config) if ns else self
+    target, ns, config = _addressed(self, config, for_update=True)
     saved = saver._stored_tuple(config)
     fresh = saved is None
     # A thread with no checkpoint starts just before step 0, as after an input step.
@@ -292,7 +313,11 @@ def _put(
     from foldgraph.checkpoint.base import get_checkpoint_metadata
     from foldgraph.checkpoint.base.id import uuid6
 
-    metadata = get_checkpoint_metadata(config, {"source": source, "step": new.step, "parents": {}})
+    # A subgraph's checkpoint keeps the parents of the one it updates (as LangGraph).
+    parents = dict((new.metadata or {}).get("parents") or {})
+    metadata = get_checkpoint_metadata(
+        config, {"source": source, "step": new.step, "parents": parents}
+    )
     new = attrs.evolve(
         new, id=str(uuid6()), parent_id=parent_id, metadata=metadata, created_at=now_iso()
     )
@@ -306,6 +331,12 @@ def _put(
     if parent_id and recorded:
         # Kept so that verify_replay can re-fold this checkpoint from its parent.
         saver.put_writes(put_config, recorded, VIA + new.id)
+    if parents:
+        conf = current[CONF]
+        current = {
+            **current,
+            CONF: {**conf, "checkpoint_map": {**parents, ns: conf["checkpoint_id"]}},
+        }
     return new, current
 
 
