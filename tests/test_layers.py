@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "foldgraph.checkpoint",
             "foldgraph.store",
             "foldgraph.cache",
+            "foldgraph.stream",
             "foldgraph.warnings",
             "foldgraph._deprecated",
         ),

@@ -33,14 +33,6 @@ IN_FLIGHT_MODULES = {
 }
 # Single names owned by those issues, in modules of this one.
 IN_FLIGHT_NAMES = {
-    ("langgraph.prebuilt", "ToolCallTransformer"): "issue 11 (needs the v3 stream)",
-    ("langgraph.prebuilt.tool_node", "BaseStore"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_node", "CONF"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_node", "CONFIG_KEY_READ"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_node", "RunnableCallable"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_node", "ServerInfo"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_node", "is_invalid_resume"): "issue 11 (re-export)",
-    ("langgraph.prebuilt.tool_validator", "RunnableCallable"): "issue 11 (re-export)",
     (
         "langgraph.checkpoint.postgres",
         "BasePostgresSaver",
@@ -53,42 +45,16 @@ IN_FLIGHT_NAMES = {
         "langgraph.checkpoint.postgres.aio",
         "AsyncShallowPostgresSaver",
     ): "issue 12 (LangGraph internals: SQL, msgpack, shallow saver)",
-    ("langgraph.stream.transformers", "GraphDrained"): "issue 12",
 }
 
 
 # Parameters and methods owned by those issues, on names of this one.
 IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
-    # compile(transformers=...) comes with the v3 stream package.
-    ("langgraph.graph", "MessageGraph"): {"compile": "issue 10"},
-    ("langgraph.graph.message", "MessageGraph"): {"compile": "issue 10"},
-    ("langgraph.graph", "StateGraph"): {},
 }
 
 # This issue's own modules, names and parts not built yet; the lists shrink to
 # nothing as they land.
-PENDING: dict[str, str] = {
-    m: "issue 10"
-    for m in (
-        "langgraph.pregel.debug",
-        "langgraph.stream",
-        "langgraph.stream.run_stream",
-        "langgraph.stream.stream_channel",
-        "langgraph.stream.transformers",
-    )
-}
-PENDING.update(
-    {
-    }
-)
-for _part in ("transformers",):
-    IN_FLIGHT_PARTS[("langgraph.graph", "StateGraph")][_part] = "issue 10"
-for _part in ("attach_branch", "attach_edge", "attach_node", "transformers"):
-    IN_FLIGHT_PARTS.setdefault(("langgraph.graph.state", "CompiledStateGraph"), {})[_part] = (
-        "issue 10"
-    )
-for _module in ("langgraph.pregel", "langgraph.pregel.main"):
-    IN_FLIGHT_PARTS[(_module, "Pregel")] = {"transformers": "issue 10"}
+PENDING: dict[str, str] = {}
 # Channels are pure records here (`update(stored, writes)`); LangGraph's stateful
 # channel interface on them (get/update/checkpoint/..., a positional `key`) is not built.
 _STATEFUL_CHANNEL_API = (
@@ -107,9 +73,10 @@ for _module, _names in MODULES.items():
     if _module == "langgraph.channels" or _module.startswith("langgraph.channels."):
         for _name in _names:
             IN_FLIGHT_PARTS[(_module, _name)] = dict.fromkeys(_STATEFUL_CHANNEL_API, "issue 10")
-IN_FLIGHT_PARTS[("langgraph.graph.state", "StateGraph")] = IN_FLIGHT_PARTS[
-    ("langgraph.graph", "StateGraph")
-]
+# The same BaseChannel, re-exported where LangGraph's debug helpers import it.
+IN_FLIGHT_PARTS[("langgraph.pregel.debug", "BaseChannel")] = dict.fromkeys(
+    _STATEFUL_CHANNEL_API, "issue 10"
+)
 
 
 # Savers keep foldgraph's own tables (README, "Durable savers"), so LangGraph's SQL

@@ -169,6 +169,34 @@ def cases(root: str) -> dict[str, tuple[Any, dict[str, Any]]]:
     b.add_conditional_edges(START, lambda s: "a", {"go": "a", "skip": "b", "done": END})
     b.add_edge("a", "b")
     out["start_path_map"] = (b.compile(), {})
+
+    # Plain edges to END come after the others, whatever the names.
+    b = chain("z", "c", "b", end=True)
+    out["end_edges_last"] = (b.compile(), {})
+
+    # A node no edge leads to is drawn, its edges are not.
+    b = chain("a", "b", end=True)
+    b.add_node("c", _noop)
+    b.add_edge("c", "b")
+    b.add_edge("c", END)
+    out["unreachable"] = (b.compile(), {})
+
+    def dispatch(state: Any) -> types.Command[Literal["c"]]:
+        return types.Command(goto="c")
+
+    inner = chain("s1", "s2").compile(interrupt_before=["s2"])
+    b = chain("a")
+    for name in ("b", "c"):
+        b.add_node(name, _noop)
+    b.add_node("sub", inner)
+    b.add_node("cmd", dispatch)
+    b.add_conditional_edges("a", route)
+    b.add_edge("b", "sub")
+    b.add_edge("sub", "cmd")
+    b.add_edge("c", END)
+    mixed = b.compile(interrupt_before=["b"], interrupt_after=["c"])
+    out["mixed"] = (mixed, {})
+    out["mixed_xray"] = (mixed, {"xray": True})
     return out
 
 

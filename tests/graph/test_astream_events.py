@@ -69,3 +69,37 @@ def test_event_sequence_matches_langgraph() -> None:
         ("on_chain_stream", "LangGraph", [], {}, {"chunk": {"sub": {"a": "1x"}}}, 0),
         ("on_chain_end", "LangGraph", [], {}, {"output": {"a": "1x"}}, 0),
     ]
+
+
+class _Router:
+    def __call__(self, state: S) -> str:
+        return "second"
+
+
+def test_a_routing_call_is_traced_under_its_own_name() -> None:
+    """As LangGraph: a function by its name; a lambda or a callable object as
+    "Unnamed" (the branch itself is then keyed "condition")."""
+
+    def named(state: S) -> str:
+        return "second"
+
+    async def routing_runs(path: Any) -> tuple[list[tuple[str, str]], list[str]]:
+        builder = StateGraph(S)
+        builder.add_node("first", lambda s: {"a": "1"})
+        builder.add_node("second", lambda s: {"a": "2"})
+        builder.add_edge(START, "first")
+        builder.add_conditional_edges("first", path, ["second"])
+        graph = builder.compile()
+        runs = [
+            (ev["event"], ev["name"])
+            async for ev in graph.astream_events({"a": ""}, version="v2")
+            if "seq:step:3" in ev.get("tags", [])
+        ]
+        return runs, list(builder.branches["first"])
+
+    found = [asyncio.run(routing_runs(p)) for p in (named, lambda s: "second", _Router())]
+    assert found == [
+        ([("on_chain_start", "named"), ("on_chain_end", "named")], ["named"]),
+        ([("on_chain_start", "Unnamed"), ("on_chain_end", "Unnamed")], ["condition"]),
+        ([("on_chain_start", "Unnamed"), ("on_chain_end", "Unnamed")], ["condition"]),
+    ]

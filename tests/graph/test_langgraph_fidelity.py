@@ -102,3 +102,36 @@ def test_messages_metadata_keys_in_langgraph_order() -> None:
         "lc_versions",
         "tags",
     ]
+
+
+def test_a_model_calls_own_metadata_sits_before_checkpoint_ns() -> None:
+    # LangGraph layers the model call's metadata after the node's langgraph_* keys.
+    model = GenericFakeChatModel(messages=iter([AIMessage(content="hi there", id="m1")]))
+
+    def call(state: MessagesState) -> dict:
+        config = {"metadata": {"zz": 1}, "tags": ["t1"]}
+        return {"messages": [model.invoke(state["messages"], config=config)]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("call", call)
+    builder.add_edge(START, "call")
+    graph = builder.compile()
+    config = {"metadata": {"user_key": 2}}
+    _, meta = next(
+        iter(graph.stream({"messages": [("user", "x")]}, config, stream_mode="messages"))
+    )
+    assert list(meta) == [
+        "user_key",
+        "ls_integration",
+        "langgraph_step",
+        "langgraph_node",
+        "langgraph_triggers",
+        "langgraph_path",
+        "langgraph_checkpoint_ns",
+        "zz",
+        "checkpoint_ns",
+        "ls_provider",
+        "ls_model_type",
+        "lc_versions",
+        "tags",
+    ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "CONFIG_KEY_READ",
     "CONFIG_KEY_RUNTIME",
     "ERROR",
     "INTERRUPT",
@@ -45,6 +46,8 @@ RETURN: Final[str] = "__return__"
 NS_SEP: Final[str] = "|"
 NS_END: Final[str] = ":"
 
+CONFIG_KEY_READ: Final[str] = "__pregel_read"
+"""The config key LangGraph keeps its channel reader under (named, not used, here)."""
 CONFIG_KEY_RUNTIME: Final[str] = "__pregel_runtime"
 """Where a config carries the run's `Runtime`."""
 
@@ -61,7 +64,7 @@ RESERVED: Final[frozenset[str]] = frozenset(
         "__snapshot_bumps__",
         # keys of config["configurable"] the runner uses
         "__pregel_send",
-        "__pregel_read",
+        CONFIG_KEY_READ,
         "__pregel_checkpointer",
         "__pregel_stream",
         "checkpoint_map",

@@ -11,17 +11,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGenerationChunk, LLMResult
-from langchain_core.tracers._streaming import _StreamingCallbackHandler
+from langchain_core.tracers._streaming import (
+    _StreamingCallbackHandler,
+    _V2StreamingCallbackHandler,
+)
 
 from foldgraph._kernel.names import NS_SEP
 from foldgraph.constants import TAG_NOSTREAM
 
-__all__ = ["StreamMessagesHandler", "namespace_of"]
+__all__ = ["StreamMessagesHandler", "StreamMessagesHandlerV2", "namespace_of"]
 
 
 def namespace_of(checkpoint_ns: str) -> tuple[str, ...]:
@@ -113,20 +116,82 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
                     self._send(ns, item, meta)
 
 
+class StreamMessagesHandlerV2(StreamMessagesHandler, _V2StreamingCallbackHandler):
+    """The messages stream of a v3 run: chat models' content-block events.
+
+    Being a v2 streaming handler makes a chat model's `invoke` produce
+    `on_stream_event` events (message-start, content-block-*, message-finish),
+    sent with the model run's id in the metadata; v1 token chunks are not
+    sent. Tool messages a node writes are not sent either (v3 shows them in
+    the state, not as chat replies).
+    """
+
+    def on_llm_new_token(
+        self, token: str, *, chunk: Any = None, run_id: UUID, **kwargs: Any
+    ) -> None:
+        return None
+
+    def on_stream_event(self, event: dict[str, Any], *, run_id: UUID, **kwargs: Any) -> None:
+        found = self._runs.get(run_id)
+        if found is None:
+            return
+        if event.get("event") == "message-start":
+            self._streamed.add(run_id)
+            if event.get("message_id"):
+                with self._lock:
+                    self._seen.add(event["message_id"])
+        self._emit(found[0], (event, {**found[1], "run_id": str(run_id)}))
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        found = self._runs.pop(run_id, None)
+        streamed = run_id in self._streamed
+        self._streamed.discard(run_id)
+        if found is None:
+            return
+        for generations in response.generations[:1]:
+            for generation in generations[:1]:
+                message = getattr(generation, "message", None)
+                if not isinstance(message, BaseMessage):
+                    continue
+                if not streamed:
+                    self.emit_written(found[0], [message], found[1])
+                    continue
+                # The streamed reply comes back as the node's output: not sent twice.
+                if message.id is None:
+                    message.id = str(uuid4())
+                with self._lock:
+                    self._seen.add(message.id)
+
+    def emit_written(
+        self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]
+    ) -> None:
+        for value in values:
+            items = value if isinstance(value, list | tuple) else [value]
+            kept = [i for i in items if not isinstance(i, ToolMessage)]
+            super().emit_written(ns, [kept], meta)
+
+
 def _in_langgraph_order(metadata: dict[str, Any]) -> dict[str, Any]:
     """The model run's metadata with keys in the order LangGraph's messages stream shows:
-    the caller's own keys, `ls_integration`, the `langgraph_*` keys and `checkpoint_ns`,
-    then the other LangSmith keys.
+    the caller's own keys, `ls_integration`, the `langgraph_*` keys, the keys the
+    model call itself was given, `checkpoint_ns`, then the other LangSmith keys.
 
     LangGraph gets that order from how its callback managers are layered; here the
-    run's metadata arrives flat, so it is put in that order once per model call.
+    run's metadata arrives flat (the node's keys, then the model call's), so it is
+    put in that order once per model call.
     """
-    graph_keys = [k for k in metadata if k.startswith("langgraph_") or k == "checkpoint_ns"]
-    trace_keys = [k for k in metadata if k.startswith("ls_") or k == "lc_versions"]
-    placed = {*graph_keys, *trace_keys}
-    order = [k for k in metadata if k not in placed]
+    keys = list(metadata)
+    graph_keys = [k for k in keys if k.startswith("langgraph_")]
+    trace_keys = [k for k in keys if k.startswith("ls_") or k == "lc_versions"]
+    first_graph = keys.index(graph_keys[0]) if graph_keys else len(keys)
+    placed = {*graph_keys, *trace_keys, "checkpoint_ns"}
+    caller = [k for k in keys[:first_graph] if k not in placed]
+    own = [k for k in keys[first_graph:] if k not in placed]
+    order = caller
     if "ls_integration" in metadata:
         order.append("ls_integration")
-    order += graph_keys
+    order += graph_keys + own
+    if "checkpoint_ns" in metadata:
+        order.append("checkpoint_ns")
     order += [k for k in trace_keys if k != "ls_integration"]
     return {k: metadata[k] for k in order}

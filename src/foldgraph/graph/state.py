@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import inspect
 import typing
 from collections import defaultdict
@@ -33,7 +34,7 @@ from foldgraph._shell.node import _is_async_callable, action_for, node_name
 from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
 from foldgraph.pregel import NodeRunner, Pregel
-from foldgraph.pregel._branch import Branch
+from foldgraph.pregel._branch import Branch, own_name
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._node import BranchRead
 from foldgraph.pregel._schema import schema_jsonschema, schema_model
@@ -486,9 +487,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         path_map: dict[Hashable, str] | list[str] | None = None,
     ) -> Self:
         """Route after `source` by calling `path` on the state."""
-        name = getattr(path, "__name__", None) or node_name(path)
-        if name == "<lambda>":
-            name = "condition"
+        name = own_name(path) or "condition"
         if name in self.branches[source]:
             raise ValueError(f"Branch with name `{name}` already exists for node `{source}`")
         # As LangGraph: a routing function whose first parameter is annotated with a
@@ -587,6 +586,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         interrupt_after: Sequence[str] | str | None = None,
         debug: bool = False,
         name: str | None = None,
+        transformers: Sequence[Any] | None = None,
         strict_updates: bool = False,
         warn_unreturned_mutations: bool = False,
     ) -> CompiledStateGraph[StateT, ContextT, InputT, OutputT]:
@@ -595,6 +595,8 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         `strict_updates=True` (foldgraph only) makes an update to a key the state
         does not declare an `InvalidUpdateError` naming the node and key; by default
         such keys are dropped, as LangGraph drops them.
+        `transformers` (classes or `scope -> transformer` factories) are registered
+        in every `stream_events(version="v3")` run of the graph.
         `warn_unreturned_mutations=True` (foldgraph only) warns with
         `UnreturnedMutationWarning` when a node changes its input in place and
         does not return the change (which is then lost; in LangGraph it would
@@ -621,6 +623,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             interrupt_after_nodes=after,
             debug=debug,
             name=name or "LangGraph",
+            stream_transformers=transformers,
         )
 
 
@@ -650,8 +653,16 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
         schema_to_mapper: dict[Any, Any] | None = None,
         strict_updates: bool = False,
         warn_unreturned_mutations: bool = False,
+        stream_transformers: Sequence[Any] | None = None,
         **kwargs: Any,
     ) -> None:
+        self.stream_transformers = tuple(stream_transformers or ())
+        self._built_with = {
+            "strict_updates": strict_updates,
+            "warn_unreturned_mutations": warn_unreturned_mutations,
+            "stream_transformers": stream_transformers,
+            **kwargs,
+        }
         # `schema_to_mapper` is accepted for LangGraph's signature; schemas are coerced
         # by the runner, not by per-schema mappers.
         spec, runners, order = _build(
@@ -681,6 +692,45 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
 
     def _schema_keys(self, schema: Any) -> list[str]:
         return [k for k in self.builder.schemas[schema] if k in self.builder.channels]
+
+    def attach_node(self, key: str, node: StateNodeSpec[Any, ContextT] | None) -> None:
+        """Add node `key` (a builder's `StateNodeSpec`) to this compiled graph.
+
+        START (or a None spec) needs nothing. Unlike LangGraph, where these are
+        steps of `compile()`, a part attached afterwards takes part in runs.
+        """
+        if key != START and node is not None:
+            self._rebuilt(lambda b: b.nodes.__setitem__(key, node))
+
+    def attach_edge(self, starts: str | Sequence[str], end: str) -> None:
+        """Add an edge (a list of starts: `end` waits for all of them) to this compiled graph."""
+        if isinstance(starts, str):
+            self._rebuilt(lambda b: b.edges.add((starts, end)))
+        else:
+            self._rebuilt(lambda b: b.waiting_edges.add((tuple(starts), end)))
+
+    def attach_branch(
+        self, start: str, name: str, branch: Branch, *, with_reader: bool = True
+    ) -> None:
+        """Add conditional edge `name` after `start` to this compiled graph.
+
+        `with_reader` is LangGraph's (whether the router reads fresh state); a
+        router here always reads the state its node wrote.
+        """
+        self._rebuilt(lambda b: b.branches[start].__setitem__(name, branch))
+
+    def _rebuilt(self, change: Callable[[StateGraph[Any, Any, Any, Any]], None]) -> None:
+        """Rebuild this graph from a copy of its builder with `change` made (the builder
+        it was compiled from is left as it is)."""
+        builder = copy.copy(self.builder)
+        builder.nodes = dict(builder.nodes)
+        builder.edges = set(builder.edges)
+        builder.waiting_edges = set(builder.waiting_edges)
+        builder.branches = defaultdict(dict, {k: dict(v) for k, v in builder.branches.items()})
+        change(builder)
+        config = self.config
+        CompiledStateGraph.__init__(self, builder=builder, **self._built_with)
+        self.config = config
 
     def get_input_schema(self, config: Any = None) -> Any:
         """A pydantic model of the input (the input schema itself when it is a model)."""
@@ -859,10 +909,11 @@ def draw(
     subgraphs: Mapping[str, Any] | None = None,
 ) -> Any:
     """A langchain-core drawable `Graph` of the builder's nodes and edges, laid out as
-    LangGraph lays it out: START, the nodes in the order added, edges sorted by
-    (source, target), then an edge to END from every node that is reached but leads
-    nowhere. A conditional edge whose ends are unknown (no path map, no `Literal`
-    hint) is not drawn. `subgraphs` (name -> drawn subgraph) are drawn inline.
+    LangGraph lays it out: START, the nodes in the order added; the edges of nodes
+    reached from START (a node that leads nowhere gets one to END): from START
+    first, then by (source, target), plain edges to END last. A conditional edge whose
+    ends are unknown (no path map, no `Literal` hint) is not drawn. `subgraphs` (name ->
+    drawn subgraph) are drawn inline.
     """
     from langchain_core.runnables.graph import Graph
 
@@ -902,16 +953,35 @@ def draw(
             drawn.add_node(None, END)
         drawn.add_edge(drawn.nodes[source], drawn.nodes[target], data, conditional)
 
+    termini = {t for _, t, _, _ in edges if t != END} - {s for s, _, _, _ in edges}
+    edges.update((source, END, False, None) for source in termini)
+    reached = _reached(edges)
     for source, target, conditional, label in sorted(
-        edges, key=lambda e: (e[0], e[1], e[2], e[3] is not None, e[3] or "")
+        (e for e in edges if e[0] in reached), key=_edge_order
     ):
         add(source, target, label, conditional)
-    termini = {t for _, t, _, _ in edges if t != END} - {s for s, _, _, _ in edges}
-    for source in sorted(termini):
-        add(source, END)
     for name, sub in (subgraphs or {}).items():
         _inline(drawn, name, sub)
     return drawn
+
+
+def _edge_order(edge: tuple[str, str, bool, str | None]) -> tuple[Any, ...]:
+    """LangGraph's edge order: from START first, plain edges to END last, else by name."""
+    source, target, conditional, label = edge
+    group = 0 if source == START else 2 if target == END and not conditional else 1
+    return (group, source, target, conditional, label is not None, label or "")
+
+
+def _reached(edges: set[tuple[str, str, bool, str | None]]) -> set[str]:
+    """The nodes a run can reach from START (edges of the others are not drawn)."""
+    reached, todo = {START}, [START]
+    while todo:
+        node = todo.pop()
+        for source, target, _, _ in edges:
+            if source == node and target not in reached:
+                reached.add(target)
+                todo.append(target)
+    return reached
 
 
 def _inline(drawn: Any, name: str, sub: Any) -> None:

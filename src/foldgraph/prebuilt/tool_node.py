@@ -55,11 +55,17 @@ from langchain_core.tools.base import (
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypeVar, Unpack
 
-from foldgraph.errors import GraphBubbleUp
+# CONF, CONFIG_KEY_READ, BaseStore, RunnableCallable, ServerInfo and is_invalid_resume
+# are importable from here, as from LangGraph's module.
+from foldgraph._kernel.names import CONFIG_KEY_READ  # noqa: F401
+from foldgraph.constants import CONF  # noqa: F401
+from foldgraph.errors import GraphBubbleUp, is_invalid_resume  # noqa: F401
 from foldgraph.graph.message import REMOVE_ALL_MESSAGES
 from foldgraph.prebuilt._finished_calls import FinishedCalls, TaskKey, task_key
-from foldgraph.runtime import DEFAULT_RUNTIME, ExecutionInfo, Runtime, get_runtime
+from foldgraph.runtime import DEFAULT_RUNTIME, ExecutionInfo, Runtime, ServerInfo, get_runtime  # noqa: F401
+from foldgraph.store.base import BaseStore  # noqa: F401
 from foldgraph.types import Command, Send, StreamWriter
+from foldgraph.utils.runnable import RunnableCallable  # noqa: F401
 
 __all__ = [
     "INVALID_TOOL_NAME_ERROR_TEMPLATE",
@@ -127,11 +133,15 @@ class ToolRuntime(_DirectlyInjectedToolArg, Generic[ContextT, StateT]):
     server_info: Any | None = None
 
     def emit_output_delta(self, delta: Any) -> None:
-        """A partial output for the `tools` stream mode; foldgraph has none yet, so a no-op.
+        """Stream a partial output of this tool call (`tools` stream mode).
 
-        LangGraph also makes it a no-op when that mode is off, so tools may call it freely.
+        A no-op when that mode is off, so tools may call it freely.
         """
-        return None
+        from foldgraph._shell.tools import tool_call_writer
+
+        write = tool_call_writer.get()
+        if write is not None:
+            write(delta)
 
 
 class InjectedState(InjectedToolArg):

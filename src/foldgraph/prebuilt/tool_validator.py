@@ -20,6 +20,7 @@ from pydantic.v1 import BaseModel as BaseModelV1
 from pydantic.v1 import ValidationError as ValidationErrorV1
 from typing_extensions import deprecated
 
+from foldgraph.utils.runnable import RunnableCallable  # noqa: F401 - importable from here, as in LangGraph
 from foldgraph.warnings import LangGraphDeprecatedSinceV10
 
 __all__ = ["ValidationNode"]

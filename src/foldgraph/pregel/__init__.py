@@ -66,6 +66,8 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
     retry_policy: Sequence[Any] = ()
     cache_policy: Any = None
     stream_eager: bool = False
+    stream_transformers: tuple[Any, ...] = ()
+    """Transformer factories every `stream_events(version="v3")` run registers."""
     _pregel_nodes: dict[str, PregelNode] | None = None
 
     def __init__(
@@ -139,6 +141,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         self.retry_policy = tuple(policies)
         self.cache_policy = cache_policy
         self.stream_eager = stream_eager
+        self.stream_transformers = tuple(stream_transformers or ())
         if auto_validate:
             self.validate()
 
@@ -285,6 +288,78 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         clone = copy.copy(self)
         clone.config = merged_config(self.config, {**(config or {}), **kwargs})  # type: ignore[assignment]
         return clone
+
+    def stream_events(
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        version: str = "v2",
+        transformers: Sequence[Any] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Callback events (`v1`/`v2`, as langchain-core), or a v3 run stream.
+
+        With `version="v3"` the run is returned as a `GraphRunStream`: read its
+        projections (`values`, `messages`, `lifecycle`, `subgraphs`, and those
+        of `transformers`, given as classes or `scope -> transformer`
+        factories) or iterate its protocol events; reading drives the run.
+        Other keywords go to `stream` (`stream_mode` and `subgraphs` are set by v3).
+        """
+        if version != "v3":
+            return super().stream_events(input, config, version=version, **kwargs)  # type: ignore[call-overload]
+        from foldgraph.pregel._v3 import flagged, make_mux, reject_owned_kwargs, stream_modes
+        from foldgraph.stream.run_stream import GraphRunStream
+
+        reject_owned_kwargs(kwargs)
+        mux = make_mux(self.config, config, self.stream_transformers, transformers, is_async=False)
+        parts = self.stream(
+            input,
+            flagged(config),
+            stream_mode=stream_modes(mux),
+            subgraphs=True,
+            version="v2",
+            **kwargs,
+        )
+        return GraphRunStream(iter(parts), mux)
+
+    def astream_events(  # type: ignore[override]
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        version: str = "v2",
+        transformers: Sequence[Any] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Async `stream_events`; with `version="v3"`, await it for an `AsyncGraphRunStream`."""
+        if version != "v3":
+            return super().astream_events(input, config, version=version, **kwargs)  # type: ignore[call-overload]
+        from foldgraph.pregel._v3 import reject_owned_kwargs
+
+        reject_owned_kwargs(kwargs)
+        return self._astream_v3(input, config, transformers, kwargs)
+
+    async def _astream_v3(
+        self,
+        input: Any,
+        config: RunnableConfig | None,
+        transformers: Sequence[Any] | None,
+        kwargs: dict[str, Any],
+    ) -> Any:
+        from foldgraph.pregel._v3 import flagged, make_mux, stream_modes
+        from foldgraph.stream.run_stream import AsyncGraphRunStream
+
+        mux = make_mux(self.config, config, self.stream_transformers, transformers, is_async=True)
+        parts = self.astream(
+            input,
+            flagged(config),
+            stream_mode=stream_modes(mux),
+            subgraphs=True,
+            version="v2",
+            **kwargs,
+        )
+        return AsyncGraphRunStream(parts.__aiter__(), mux)
 
     def stream(
         self,

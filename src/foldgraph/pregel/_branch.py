@@ -12,7 +12,23 @@ from foldgraph.constants import END
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.types import Send
 
-__all__ = ["Branch"]
+__all__ = ["Branch", "own_name", "run_name"]
+
+
+def own_name(path: Any) -> str | None:
+    """A routing function's own name as LangGraph reads it: a Runnable's `name`, a
+    function's `__name__`; None for a lambda or a callable object."""
+    if hasattr(path, "invoke") and hasattr(path, "get_name"):
+        return getattr(path, "name", None)
+    name = getattr(path, "__name__", None)
+    return None if name == "<lambda>" else name
+
+
+def run_name(path: Any) -> str:
+    """The name a routing call is traced under (`astream_events`, tracers)."""
+    if hasattr(path, "invoke") and hasattr(path, "get_name"):
+        return path.get_name()
+    return own_name(path) or "Unnamed"
 
 
 def _literal_ends(path: Any) -> dict[Hashable, str] | None:

@@ -34,7 +34,9 @@ __all__ = [
     "stream_run",
 ]
 
-ALL_MODES = frozenset({"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages"})
+ALL_MODES = frozenset(
+    {"values", "updates", "custom", "checkpoints", "tasks", "debug", "messages", "tools"}
+)
 
 
 def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, Any]:
@@ -210,7 +212,12 @@ def stream_run(
     live, writer = _live_queue(modes)
     run = make_run(graph, input, config, modes, writer=writer, **options)
     run.subgraphs = subgraphs
-    run.messages = _messages_handler(modes, live)
+    v2 = bool((config or {}).get("configurable", {}).get("__pregel_stream_messages_v2"))
+    run.messages = _messages_handler(modes, live, v2)
+    if "tools" in modes and live is not None:
+        from foldgraph._shell.tools import StreamToolCallHandler
+
+        run.tools = StreamToolCallHandler(lambda ns, data: live.put(Emit(ns, "tools", data)))
     return run, live, single
 
 
@@ -242,18 +249,22 @@ def no_writer(_chunk: Any) -> None:
 
 def _live_queue(modes: frozenset[str]) -> tuple[queue.SimpleQueue[Any] | None, Any]:
     """The thread-safe queue for chunks emitted while tasks run, and the custom writer."""
-    if not modes & {"custom", "messages"}:
+    if not modes & {"custom", "messages", "tools"}:
         return None, no_writer
     live: queue.SimpleQueue[Any] = queue.SimpleQueue()
     return live, (live.put if "custom" in modes else no_writer)
 
 
-def _messages_handler(modes: frozenset[str], live: queue.SimpleQueue[Any] | None) -> Any:
+def _messages_handler(
+    modes: frozenset[str], live: queue.SimpleQueue[Any] | None, v2: bool = False
+) -> Any:
+    """The messages-mode handler; `v2` (a v3 run) wants content-block events."""
     if "messages" not in modes or live is None:
         return None
-    from foldgraph._shell.messages import StreamMessagesHandler
+    from foldgraph._shell.messages import StreamMessagesHandler, StreamMessagesHandlerV2
 
-    return StreamMessagesHandler(lambda ns, payload: live.put(Emit(ns, "messages", payload)))
+    handler = StreamMessagesHandlerV2 if v2 else StreamMessagesHandler
+    return handler(lambda ns, payload: live.put(Emit(ns, "messages", payload)))
 
 
 def _nodes_arg(value: Any, default: Sequence[str]) -> list[str]:

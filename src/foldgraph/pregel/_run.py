@@ -117,6 +117,8 @@ class Run:
     null_resume: list[Any] = dataclasses.field(default_factory=list)
     messages: Any = None
     """The messages-stream callback handler, when that mode is on."""
+    tools: Any = None
+    """The tools-stream callback handler, when that mode is on."""
     start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
     snapshot: Snapshot = EMPTY
     interrupts: list[Interrupt] = dataclasses.field(default_factory=list)

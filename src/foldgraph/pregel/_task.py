@@ -36,6 +36,7 @@ from foldgraph._shell.tracing import (
 )
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, ParentCommand
+from foldgraph.pregel._branch import run_name
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.pregel._protocol import FG_TASK, TaskResult
 from foldgraph.pregel._run import Run
@@ -63,6 +64,8 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
     config = {**base, CONF: conf, "metadata": metadata}
     if run.messages is not None:
         config["callbacks"] = _with_handler(base.get("callbacks"), run.messages)
+    if run.tools is not None:
+        config["callbacks"] = _with_handler(config.get("callbacks"), run.tools)
     return config
 
 
@@ -312,7 +315,7 @@ def _route(
         if asyncio.iscoroutine(res):
             res = asyncio.run(res)
         if traced is not None:
-            name = runner.branches[i][0]
+            name = run_name(runner.branches[i][1].path)
             child_run(traced, value, name, f"seq:step:{_FIRST_BRANCH_STEP + i}", res)
         out.append(res)
     return out
@@ -334,7 +337,7 @@ async def _aroute(
         else:
             res = action.call(value, scope)
         if traced is not None:
-            name = runner.branches[i][0]
+            name = run_name(runner.branches[i][1].path)
             await achild_run(traced, value, name, f"seq:step:{_FIRST_BRANCH_STEP + i}", res)
         out.append(res)
     return out
@@ -356,7 +359,9 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     scope = _Scope(run, task, step)
     value = runner.node_input(task)
     traced = None
-    if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
+    if not runner.is_start and (
+        run.messages is not None or run.tools is not None or has_callbacks(run.config)
+    ):
         traced, scope.config = chain_run(
             scope.config,
             value,
@@ -410,7 +415,9 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
     traced = None
-    if not runner.is_start and (run.messages is not None or has_callbacks(run.config)):
+    if not runner.is_start and (
+        run.messages is not None or run.tools is not None or has_callbacks(run.config)
+    ):
         traced, scope.config = await achain_run(
             scope.config,
             value,
