@@ -491,6 +491,153 @@ def test_supervisor_calls_a_worker_with_its_own_memory_three_times(use_async: bo
     assert record_supervisor(use_async) == SUPERVISOR
 
 
+# -- a subgraph's own breakpoints, and Command.PARENT from a graph called in a function -----
+
+
+def tagger(tag: str) -> Any:
+    def node(state: S) -> dict[str, Any]:
+        return {"x": [tag]}
+
+    return node
+
+
+def record_subgraph_breakpoint(checkpointer: Any, kind: str) -> dict[str, Any]:
+    """interrupt_before / interrupt_after given to the subgraph's compile() stop the
+    parent's task there (an interrupt with nothing to show); None continues it."""
+    stop = {"interrupt_before": ["s2"]} if kind == "before" else {"interrupt_after": ["s1"]}
+    child = (
+        StateGraph(S)
+        .add_node("s1", tagger("s1"))
+        .add_node("s2", tagger("s2"))
+        .add_edge(START, "s1")
+        .add_edge("s1", "s2")
+        .compile(checkpointer=checkpointer, **stop)
+    )
+    parent = (
+        StateGraph(S)
+        .add_node("sub", child)
+        .add_node("z", tagger("z"))
+        .add_edge(START, "sub")
+        .add_edge("sub", "z")
+        .compile(checkpointer=InMemorySaver())
+    )
+    ids = Ids()
+    cfg = {"configurable": {"thread_id": "1"}}
+    out: dict[str, Any] = {"stopped": ids.plain(parent.invoke({"x": ["a"]}, cfg))}
+    out["state"] = ids.plain(parent.get_state(cfg, subgraphs=True))
+    out["continued"] = ids.plain(parent.invoke(None, cfg))
+    out["streamed"] = ids.plain(list(parent.stream({"x": ["b"]}, cfg, subgraphs=True)))
+    out["streamed on"] = ids.plain(list(parent.stream(None, cfg, subgraphs=True)))
+    out["namespaces"] = namespaces(parent.checkpointer, "1", ids)
+    return out
+
+
+BREAKPOINTS = [(cp, kind) for cp in (None, True) for kind in ("before", "after")]
+
+
+@pytest.mark.parametrize(("checkpointer", "kind"), BREAKPOINTS)
+def test_breakpoints_compiled_into_a_subgraph_stop_it_as_a_node(
+    checkpointer: Any, kind: str
+) -> None:
+    expected = SUBGRAPH_BREAKPOINTS[(checkpointer, kind)]
+    assert record_subgraph_breakpoint(checkpointer, kind) == expected
+
+
+def jump(state: S) -> Command:
+    return Command(graph=Command.PARENT, goto="other", update={"x": ["jumped"]})
+
+
+def record_parent_command(checkpointer: Any) -> dict[str, Any]:
+    """A graph called inside a plain function node sends Command.PARENT: the node's graph
+    takes the update and the goto, as if the node had returned them."""
+    child = (
+        StateGraph(S)
+        .add_node("jump", jump)
+        .add_edge(START, "jump")
+        .compile(checkpointer=checkpointer)
+    )
+
+    def caller(state: S) -> dict[str, Any]:
+        out = child.invoke({"x": ["c"]})
+        return {"x": ["unreached", out["x"]]}
+
+    parent = (
+        StateGraph(S)
+        .add_node("caller", caller)
+        .add_node("other", tagger("other"))
+        .add_node("next", tagger("next"))
+        .add_edge(START, "caller")
+        .add_edge("caller", "next")
+        .compile(checkpointer=InMemorySaver())
+    )
+    ids = Ids()
+    cfg = {"configurable": {"thread_id": "1"}}
+    out = {"first": parent.invoke({"x": ["a"]}, cfg), "second": parent.invoke({"x": ["b"]}, cfg)}
+    out["namespaces"] = namespaces(parent.checkpointer, "1", ids)
+    return out
+
+
+@pytest.mark.parametrize("checkpointer", [None, True, False], ids=["None", "True", "False"])
+def test_command_parent_from_a_graph_called_in_a_function_node(checkpointer: Any) -> None:
+    assert record_parent_command(checkpointer) == PARENT_COMMAND[checkpointer]
+
+
+def test_command_parent_at_the_root_raises_the_parent_command() -> None:
+    from foldgraph.errors import ParentCommand
+
+    root = StateGraph(S).add_node("jump", jump).add_edge(START, "jump").compile()
+    with pytest.raises(ParentCommand) as raised:
+        root.invoke({"x": ["a"]})
+    # As LangGraph: the command, addressed to the graph above the root ("").
+    assert raised.value.args[0] == Command(graph="", goto="other", update={"x": ["jumped"]})
+    saved = StateGraph(S).add_node("jump", jump).add_edge(START, "jump")
+    app = saved.compile(checkpointer=InMemorySaver())
+    with pytest.raises(ParentCommand):
+        app.invoke({"x": ["a"]}, {"configurable": {"thread_id": "r"}})
+
+
+# -- foldgraph's history tools across subgraph namespaces -------------------------------------
+
+
+@pytest.mark.foldgraph_only  # verify_replay and diff are foldgraph's own tools
+@pytest.mark.parametrize("checkpointer", [None, True], ids=["None", "True"])
+def test_verify_replay_and_diff_cover_subgraph_namespaces(checkpointer: Any) -> None:
+    from foldgraph.history import ReplayReport, StateDiff, diff, verify_replay
+
+    app = interrupting_levels(checkpointer)
+    saver = app.checkpointer
+    cfg = {"configurable": {"thread_id": "1"}}
+    for value in ({"x": ["a"]}, Command(resume=1), Command(resume=2), Command(resume=3)):
+        app.invoke(value, cfg)
+    spaces: dict[str, list[str]] = {}
+    for saved in saver.list(cfg):
+        conf = saved.config["configurable"]
+        spaces.setdefault(conf["checkpoint_ns"], []).append(conf["checkpoint_id"])
+    assert sorted(_strip(ns) for ns in spaces) == (
+        ["", "mid:T", "mid:T|leaf:T"] if checkpointer is None else ["", "mid", "mid|leaf"]
+    )
+    # The whole thread: every namespace re-folds, each with the subgraph that made it.
+    total = sum(len(ids) for ids in spaces.values())
+    assert verify_replay(app, cfg) == ReplayReport(checked=total)
+    (leaf_ns,) = (ns for ns in spaces if "leaf" in ns)
+    leaf = {"configurable": {"thread_id": "1", "checkpoint_ns": leaf_ns}}
+    assert verify_replay(app, leaf) == ReplayReport(checked=len(spaces[leaf_ns]))
+    history = list(app.get_state_history(leaf))
+    assert diff(history[-1], history[0]) == StateDiff(
+        added={}, removed={}, changed={"x": ([], ["a", "p=1", "m=2", "l=3"])}
+    )
+    # A forged value in the leaf's newest checkpoint is named with its namespace.
+    newest = spaces[leaf_ns][0]
+    stored, metadata, parent_id = saver.storage["1"][leaf_ns][newest]
+    forged = {**stored, "channel_values": stored["channel_values"].update({"x": ["forged"]})}
+    saver.storage["1"][leaf_ns][newest] = (forged, metadata, parent_id)
+    divergence = verify_replay(app, cfg).divergence
+    assert divergence is not None
+    assert (divergence.checkpoint_ns, divergence.checkpoint_id) == (leaf_ns, newest)
+    assert (divergence.source, divergence.field, divergence.keys) == ("loop", "values", ("x",))
+    assert divergence.stored == {"x": ["forged"]}
+
+
 # -- what LangGraph 1.2 shows for these programs ---------------------------------------------
 # Each record below is what `langgraph_records(name)` returns when this module is run
 # with the import root `foldgraph` served by LangGraph 1.2.22; its async runs show the same.
@@ -513,6 +660,10 @@ def langgraph_records(name: str) -> dict[Any, Any]:
         return {cp: record_leaf_update_and_head_resume(cp) for cp in (None, True)}
     if name == "SUPERVISOR":
         return record_supervisor(False)
+    if name == "SUBGRAPH_BREAKPOINTS":
+        return {b: record_subgraph_breakpoint(*b) for b in BREAKPOINTS}
+    if name == "PARENT_COMMAND":
+        return {cp: record_parent_command(cp) for cp in (None, True, False)}
     raise KeyError(name)
 
 
@@ -5491,4 +5642,479 @@ SUPERVISOR = {
             ],
         ),
     ],
+}
+
+SUBGRAPH_BREAKPOINTS = {
+    (None, "before"): {
+        "stopped": {"x": ["a"]},
+        "state": {
+            "values": {"x": ["a"]},
+            "next": ("sub",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<0>"}
+            },
+            "metadata": {"source": "loop", "step": 0, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<1>"}
+            },
+            "tasks": [
+                {
+                    "id": "<2>",
+                    "name": "sub",
+                    "error": None,
+                    "interrupts": (),
+                    "state": {
+                        "values": {"x": ["a", "s1"]},
+                        "next": ("s2",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub:<2>",
+                                "checkpoint_id": "<3>",
+                                "checkpoint_map": {"": "<0>", "sub:<2>": "<3>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<0>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub:<2>",
+                                "checkpoint_id": "<4>",
+                                "checkpoint_map": {"": "<0>", "sub:<2>": "<4>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<5>",
+                                "name": "s2",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (),
+        },
+        "continued": {"x": ["a", "a", "s1", "s2", "z"]},
+        "streamed": [(("sub:<6>",), {"s1": {"x": ["s1"]}}), ((), {"__interrupt__": ()})],
+        "streamed on": [
+            (("sub:<6>",), {"s2": {"x": ["s2"]}}),
+            ((), {"sub": {"x": ["a", "a", "s1", "s2", "z", "b", "s1", "s2"]}}),
+            ((), {"z": {"x": ["z"]}}),
+        ],
+        "namespaces": [
+            (
+                "",
+                [
+                    ("loop", 6, {}, "a a s1 s2 z b a a s1 s2 z b s1 s2 z"),
+                    ("loop", 5, {}, "a a s1 s2 z b a a s1 s2 z b s1 s2 | branch:to:z"),
+                    ("loop", 4, {}, "a a s1 s2 z b | branch:to:sub"),
+                    ("input", 3, {}, "a a s1 s2 z | __start__"),
+                    ("loop", 2, {}, "a a s1 s2 z"),
+                    ("loop", 1, {}, "a a s1 s2 | branch:to:z"),
+                    ("loop", 0, {}, "a | branch:to:sub"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            ),
+            (
+                "sub:T",
+                [
+                    ("loop", 2, {"": "<0>"}, "a s1 s2"),
+                    ("loop", 1, {"": "<0>"}, "a s1 | branch:to:s2"),
+                    ("loop", 0, {"": "<0>"}, "a | branch:to:s1"),
+                    ("input", -1, {"": "<0>"}, " | __start__"),
+                ],
+            ),
+            (
+                "sub:T",
+                [
+                    ("loop", 2, {"": "<7>"}, "a a s1 s2 z b s1 s2"),
+                    ("loop", 1, {"": "<7>"}, "a a s1 s2 z b s1 | branch:to:s2"),
+                    ("loop", 0, {"": "<7>"}, "a a s1 s2 z b | branch:to:s1"),
+                    ("input", -1, {"": "<7>"}, " | __start__"),
+                ],
+            ),
+        ],
+    },
+    (None, "after"): {
+        "stopped": {"x": ["a"]},
+        "state": {
+            "values": {"x": ["a"]},
+            "next": ("sub",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<0>"}
+            },
+            "metadata": {"source": "loop", "step": 0, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<1>"}
+            },
+            "tasks": [
+                {
+                    "id": "<2>",
+                    "name": "sub",
+                    "error": None,
+                    "interrupts": (),
+                    "state": {
+                        "values": {"x": ["a", "s1"]},
+                        "next": ("s2",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub:<2>",
+                                "checkpoint_id": "<3>",
+                                "checkpoint_map": {"": "<0>", "sub:<2>": "<3>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<0>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub:<2>",
+                                "checkpoint_id": "<4>",
+                                "checkpoint_map": {"": "<0>", "sub:<2>": "<4>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<5>",
+                                "name": "s2",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (),
+        },
+        "continued": {"x": ["a", "a", "s1", "s2", "z"]},
+        "streamed": [(("sub:<6>",), {"s1": {"x": ["s1"]}}), ((), {"__interrupt__": ()})],
+        "streamed on": [
+            (("sub:<6>",), {"s2": {"x": ["s2"]}}),
+            ((), {"sub": {"x": ["a", "a", "s1", "s2", "z", "b", "s1", "s2"]}}),
+            ((), {"z": {"x": ["z"]}}),
+        ],
+        "namespaces": [
+            (
+                "",
+                [
+                    ("loop", 6, {}, "a a s1 s2 z b a a s1 s2 z b s1 s2 z"),
+                    ("loop", 5, {}, "a a s1 s2 z b a a s1 s2 z b s1 s2 | branch:to:z"),
+                    ("loop", 4, {}, "a a s1 s2 z b | branch:to:sub"),
+                    ("input", 3, {}, "a a s1 s2 z | __start__"),
+                    ("loop", 2, {}, "a a s1 s2 z"),
+                    ("loop", 1, {}, "a a s1 s2 | branch:to:z"),
+                    ("loop", 0, {}, "a | branch:to:sub"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            ),
+            (
+                "sub:T",
+                [
+                    ("loop", 2, {"": "<0>"}, "a s1 s2"),
+                    ("loop", 1, {"": "<0>"}, "a s1 | branch:to:s2"),
+                    ("loop", 0, {"": "<0>"}, "a | branch:to:s1"),
+                    ("input", -1, {"": "<0>"}, " | __start__"),
+                ],
+            ),
+            (
+                "sub:T",
+                [
+                    ("loop", 2, {"": "<7>"}, "a a s1 s2 z b s1 s2"),
+                    ("loop", 1, {"": "<7>"}, "a a s1 s2 z b s1 | branch:to:s2"),
+                    ("loop", 0, {"": "<7>"}, "a a s1 s2 z b | branch:to:s1"),
+                    ("input", -1, {"": "<7>"}, " | __start__"),
+                ],
+            ),
+        ],
+    },
+    (True, "before"): {
+        "stopped": {"x": ["a"]},
+        "state": {
+            "values": {"x": ["a"]},
+            "next": ("sub",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<0>"}
+            },
+            "metadata": {"source": "loop", "step": 0, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<1>"}
+            },
+            "tasks": [
+                {
+                    "id": "<2>",
+                    "name": "sub",
+                    "error": None,
+                    "interrupts": (),
+                    "state": {
+                        "values": {"x": ["a", "s1"]},
+                        "next": ("s2",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub",
+                                "checkpoint_id": "<3>",
+                                "checkpoint_map": {"": "<0>", "sub": "<3>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<0>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub",
+                                "checkpoint_id": "<4>",
+                                "checkpoint_map": {"": "<0>", "sub": "<4>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<5>",
+                                "name": "s2",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (),
+        },
+        "continued": {"x": ["a", "a", "s1", "s2", "z"]},
+        "streamed": [(("sub",), {"s1": {"x": ["s1"]}}), ((), {"__interrupt__": ()})],
+        "streamed on": [
+            (("sub",), {"s2": {"x": ["s2"]}}),
+            ((), {"sub": {"x": ["a", "s1", "s2", "a", "a", "s1", "s2", "z", "b", "s1", "s2"]}}),
+            ((), {"z": {"x": ["z"]}}),
+        ],
+        "namespaces": [
+            (
+                "",
+                [
+                    ("loop", 6, {}, "a a s1 s2 z b a s1 s2 a a s1 s2 z b s1 s2 z"),
+                    ("loop", 5, {}, "a a s1 s2 z b a s1 s2 a a s1 s2 z b s1 s2 | branch:to:z"),
+                    ("loop", 4, {}, "a a s1 s2 z b | branch:to:sub"),
+                    ("input", 3, {}, "a a s1 s2 z | __start__"),
+                    ("loop", 2, {}, "a a s1 s2 z"),
+                    ("loop", 1, {}, "a a s1 s2 | branch:to:z"),
+                    ("loop", 0, {}, "a | branch:to:sub"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            ),
+            (
+                "sub",
+                [
+                    ("loop", 6, {"": "<6>"}, "a s1 s2 a a s1 s2 z b s1 s2"),
+                    ("loop", 5, {"": "<6>"}, "a s1 s2 a a s1 s2 z b s1 | branch:to:s2"),
+                    ("loop", 4, {"": "<6>"}, "a s1 s2 a a s1 s2 z b | branch:to:s1"),
+                    ("input", 3, {"": "<6>"}, "a s1 s2 | __start__"),
+                    ("loop", 2, {"": "<0>"}, "a s1 s2"),
+                    ("loop", 1, {"": "<0>"}, "a s1 | branch:to:s2"),
+                    ("loop", 0, {"": "<0>"}, "a | branch:to:s1"),
+                    ("input", -1, {"": "<0>"}, " | __start__"),
+                ],
+            ),
+        ],
+    },
+    (True, "after"): {
+        "stopped": {"x": ["a"]},
+        "state": {
+            "values": {"x": ["a"]},
+            "next": ("sub",),
+            "config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<0>"}
+            },
+            "metadata": {"source": "loop", "step": 0, "parents": {}},
+            "parent_config": {
+                "configurable": {"thread_id": "1", "checkpoint_ns": "", "checkpoint_id": "<1>"}
+            },
+            "tasks": [
+                {
+                    "id": "<2>",
+                    "name": "sub",
+                    "error": None,
+                    "interrupts": (),
+                    "state": {
+                        "values": {"x": ["a", "s1"]},
+                        "next": ("s2",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub",
+                                "checkpoint_id": "<3>",
+                                "checkpoint_map": {"": "<0>", "sub": "<3>"},
+                            }
+                        },
+                        "metadata": {"source": "loop", "step": 1, "parents": {"": "<0>"}},
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub",
+                                "checkpoint_id": "<4>",
+                                "checkpoint_map": {"": "<0>", "sub": "<4>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<5>",
+                                "name": "s2",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (),
+        },
+        "continued": {"x": ["a", "a", "s1", "s2", "z"]},
+        "streamed": [(("sub",), {"s1": {"x": ["s1"]}}), ((), {"__interrupt__": ()})],
+        "streamed on": [
+            (("sub",), {"s2": {"x": ["s2"]}}),
+            ((), {"sub": {"x": ["a", "s1", "s2", "a", "a", "s1", "s2", "z", "b", "s1", "s2"]}}),
+            ((), {"z": {"x": ["z"]}}),
+        ],
+        "namespaces": [
+            (
+                "",
+                [
+                    ("loop", 6, {}, "a a s1 s2 z b a s1 s2 a a s1 s2 z b s1 s2 z"),
+                    ("loop", 5, {}, "a a s1 s2 z b a s1 s2 a a s1 s2 z b s1 s2 | branch:to:z"),
+                    ("loop", 4, {}, "a a s1 s2 z b | branch:to:sub"),
+                    ("input", 3, {}, "a a s1 s2 z | __start__"),
+                    ("loop", 2, {}, "a a s1 s2 z"),
+                    ("loop", 1, {}, "a a s1 s2 | branch:to:z"),
+                    ("loop", 0, {}, "a | branch:to:sub"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            ),
+            (
+                "sub",
+                [
+                    ("loop", 6, {"": "<6>"}, "a s1 s2 a a s1 s2 z b s1 s2"),
+                    ("loop", 5, {"": "<6>"}, "a s1 s2 a a s1 s2 z b s1 | branch:to:s2"),
+                    ("loop", 4, {"": "<6>"}, "a s1 s2 a a s1 s2 z b | branch:to:s1"),
+                    ("input", 3, {"": "<6>"}, "a s1 s2 | __start__"),
+                    ("loop", 2, {"": "<0>"}, "a s1 s2"),
+                    ("loop", 1, {"": "<0>"}, "a s1 | branch:to:s2"),
+                    ("loop", 0, {"": "<0>"}, "a | branch:to:s1"),
+                    ("input", -1, {"": "<0>"}, " | __start__"),
+                ],
+            ),
+        ],
+    },
+}
+
+PARENT_COMMAND = {
+    None: {
+        "first": {"x": ["a", "jumped", "next", "other"]},
+        "second": {"x": ["a", "jumped", "next", "other", "b", "jumped", "next", "other"]},
+        "namespaces": [
+            (
+                "",
+                [
+                    ("loop", 6, {}, "a jumped next other b jumped next other"),
+                    (
+                        "loop",
+                        5,
+                        {},
+                        "a jumped next other b jumped | branch:to:next branch:to:other",
+                    ),
+                    ("loop", 4, {}, "a jumped next other b | branch:to:caller"),
+                    ("input", 3, {}, "a jumped next other | __start__"),
+                    ("loop", 2, {}, "a jumped next other"),
+                    ("loop", 1, {}, "a jumped | branch:to:next branch:to:other"),
+                    ("loop", 0, {}, "a | branch:to:caller"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            ),
+            (
+                "caller:T",
+                [
+                    ("loop", 0, {"": "<0>"}, "c | branch:to:jump"),
+                    ("input", -1, {"": "<0>"}, " | __start__"),
+                ],
+            ),
+            (
+                "caller:T",
+                [
+                    ("loop", 0, {"": "<1>"}, "c | branch:to:jump"),
+                    ("input", -1, {"": "<1>"}, " | __start__"),
+                ],
+            ),
+        ],
+    },
+    True: {
+        "first": {"x": ["a", "jumped", "next", "other"]},
+        "second": {"x": ["a", "jumped", "next", "other", "b", "jumped", "next", "other"]},
+        "namespaces": [
+            (
+                "",
+                [
+                    ("loop", 6, {}, "a jumped next other b jumped next other"),
+                    (
+                        "loop",
+                        5,
+                        {},
+                        "a jumped next other b jumped | branch:to:next branch:to:other",
+                    ),
+                    ("loop", 4, {}, "a jumped next other b | branch:to:caller"),
+                    ("input", 3, {}, "a jumped next other | __start__"),
+                    ("loop", 2, {}, "a jumped next other"),
+                    ("loop", 1, {}, "a jumped | branch:to:next branch:to:other"),
+                    ("loop", 0, {}, "a | branch:to:caller"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            ),
+            (
+                "caller",
+                [
+                    ("loop", 2, {"": "<0>"}, "c c | branch:to:jump"),
+                    ("input", 1, {"": "<0>"}, "c | __start__"),
+                    ("loop", 0, {"": "<1>"}, "c | branch:to:jump"),
+                    ("input", -1, {"": "<1>"}, " | __start__"),
+                ],
+            ),
+        ],
+    },
+    False: {
+        "first": {"x": ["a", "jumped", "next", "other"]},
+        "second": {"x": ["a", "jumped", "next", "other", "b", "jumped", "next", "other"]},
+        "namespaces": [
+            (
+                "",
+                [
+                    ("loop", 6, {}, "a jumped next other b jumped next other"),
+                    (
+                        "loop",
+                        5,
+                        {},
+                        "a jumped next other b jumped | branch:to:next branch:to:other",
+                    ),
+                    ("loop", 4, {}, "a jumped next other b | branch:to:caller"),
+                    ("input", 3, {}, "a jumped next other | __start__"),
+                    ("loop", 2, {}, "a jumped next other"),
+                    ("loop", 1, {}, "a jumped | branch:to:next branch:to:other"),
+                    ("loop", 0, {}, "a | branch:to:caller"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            )
+        ],
+    },
 }

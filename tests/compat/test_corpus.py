@@ -33,11 +33,6 @@ KNOWN_GAPS: dict[str, str] = {
     # stream(subgraphs=True) drops the chunks of the third level (["parent", "child"]),
     # and get_state(subgraphs=True) gives a per-invocation subgraph's task a config
     # dict where LangGraph gives a StateSnapshot (stateful subgraphs).
-    # A subgraph's own interrupt_before is ignored when called from a node (#4796), and
-    # for a checkpointer=True subgraph node it ends the parent's run as if finished,
-    # with no way to resume (#6444) (stateful subgraphs).
-    "issue_subgraph_interrupts": "a subgraph's own breakpoints do not interrupt the parent "
-    "(subgraphs)",
     "subgraph_multi_level": "third-level stream chunks dropped; subgraph task state not a "
     "StateSnapshot (subgraphs)",
 }

@@ -125,7 +125,9 @@ def make_run(
         child_saver = parent_run.child_saver
         stateful_child = checkpointer is True and child_saver is not None
         if stateful_child:
+            # One namespace for all its calls, no task ids: in streams too (as LangGraph).
             checkpoint_ns = own_namespace(graph, checkpoint_ns)
+            ns = tuple(checkpoint_ns.split(NS_SEP))
         checkpointer = None if checkpointer is False else child_saver
         durability = durability or parent_run.durability
         answer = parent_run.resumed.get(parent_task.id, MISSING)

@@ -27,6 +27,7 @@ from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import CONF, START
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._protocol import NULL_TASK_ID, VIA
+from foldgraph.pregel._state_api import resolve_namespace
 
 __all__ = ["Divergence", "ReplayReport", "verify_replay"]
 
@@ -42,6 +43,8 @@ class Divergence:
     keys: tuple[str, ...]
     stored: Any
     refolded: Any
+    checkpoint_ns: str = ""
+    """The namespace of the checkpoint: "" for the graph itself, else a subgraph's."""
 
 
 @attrs.frozen(slots=True)
@@ -69,16 +72,50 @@ def _compare(stored: Snapshot, refolded: Snapshot) -> tuple[str, tuple[str, ...]
 
 
 def verify_replay(graph: GraphCore, config: dict[str, Any]) -> ReplayReport:
-    """Re-fold every checkpoint of the thread from its parent and recorded writes."""
+    """Re-fold every checkpoint of the thread from its parent and recorded writes.
+
+    For the whole thread (no `checkpoint_ns` in the config) the subgraphs' checkpoints
+    are checked too, each namespace with the subgraph that made it; a namespace no
+    subgraph of this graph accounts for is skipped. With a `checkpoint_ns`, only that
+    namespace is checked.
+    """
     saver = graph.checkpointer
     if saver is None or saver is True or saver is False:
         raise ValueError("No checkpointer set")
     conf = config.get(CONF, {})
-    list_config = {
-        CONF: {"thread_id": conf.get("thread_id"), "checkpoint_ns": conf.get("checkpoint_ns", "")}
-    }
-    saved = list(saver._stored_list(list_config))
-    saved.reverse()  # oldest first
+    thread_id = conf.get("thread_id")
+    asked = conf.get("checkpoint_ns")
+    if asked is None:
+        by_ns: dict[str, list[Any]] = {}
+        for item in saver._stored_list({CONF: {"thread_id": thread_id}}):
+            by_ns.setdefault(item.config[CONF].get("checkpoint_ns", ""), []).append(item)
+        spaces = sorted(by_ns, key=lambda ns: (ns != "", ns))
+    else:
+        target_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": asked}}
+        by_ns = {asked: list(saver._stored_list(target_config))}
+        spaces = [asked]
+    checked = 0
+    skipped: list[str] = []
+    for ns in spaces:
+        target = resolve_namespace(graph, ns)
+        saved = by_ns[ns]
+        if target is None:
+            skipped.extend(s.checkpoint["id"] for s in reversed(saved))
+            continue
+        report = _verify_namespace(target, ns, saved)
+        checked += report.checked
+        skipped.extend(report.skipped)
+        if report.divergence is not None:
+            return ReplayReport(
+                checked=checked,
+                skipped=tuple(skipped),
+                divergence=attrs.evolve(report.divergence, checkpoint_ns=ns),
+            )
+    return ReplayReport(checked=checked, skipped=tuple(skipped))
+
+
+def _verify_namespace(graph: GraphCore, ns: str, saved: list[Any]) -> ReplayReport:
+    saved = list(reversed(saved))  # oldest first
     by_id = {s.checkpoint["id"]: s for s in saved}
     checked = 0
     skipped: list[str] = []

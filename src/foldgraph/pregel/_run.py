@@ -663,7 +663,8 @@ class Run:
             if result.error is not None:
                 errors.append(result)
                 continue
-            if result.interrupts:
+            if result.interrupts or result.output is None:
+                # (no output and no interrupt: a subgraph stopped at a breakpoint)
                 interrupted.append(result)
                 continue
             self._accept(t, result, task_writes, step, chunks)
@@ -699,9 +700,9 @@ class Run:
                         )
             self._flush_exit(tasks)
             if first.parent_command is not None:
-                if self.nested:
-                    return first.parent_command  # type: ignore[no-any-return]
-                return InvalidUpdateError("There is no parent graph")
+                # Up to the graph that runs this one; at the root, as LangGraph, the
+                # ParentCommand itself is raised (its command's graph is "").
+                return first.parent_command  # type: ignore[no-any-return]
             assert first.error is not None
             return first.error
         if interrupted:
@@ -928,7 +929,8 @@ class Run:
     def _stop_at_breakpoint(self, after: bool = False) -> Generator[Emit, Any, None]:
         self.stopped_at = "interrupt_after" if after else "interrupt_before"
         self.flush_final()
-        yield from self._emit_interrupts()
+        if not self.nested:  # a subgraph's stop shows as its parent's interrupt only
+            yield from self._emit_interrupts()
 
     def _emit_interrupts(
         self, per_task: Sequence[tuple[Interrupt, ...]] = ()

@@ -71,6 +71,16 @@ def _delegate(graph: GraphCore, config: dict[str, Any], *, for_update: bool) -> 
     return target
 
 
+def resolve_namespace(graph: GraphCore, ns: str) -> GraphCore | None:
+    """The (sub)graph whose checkpoints namespace `ns` holds, or None if none of this
+    graph's subgraphs accounts for it."""
+    if not ns:
+        return graph
+    config = {CONF: {"checkpoint_ns": ns}}
+    target = _delegate(graph, config, for_update=False)
+    return None if target is graph else target
+
+
 def _addressed(
     graph: GraphCore, config: dict[str, Any], *, for_update: bool = False
 ) -> tuple[GraphCore, str, dict[str, Any]]:

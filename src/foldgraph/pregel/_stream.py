@@ -24,8 +24,9 @@ SKIP = _Skip()
 
 
 def raise_nested_interrupts(run: Run) -> None:
-    """A subgraph's interrupts travel up to its parent as a GraphInterrupt."""
-    if run.nested and run.interrupts:
+    """A subgraph's interrupts travel up to its parent as a GraphInterrupt; so does a
+    stop at one of its own static breakpoints (with no interrupt to show, as LangGraph)."""
+    if run.nested and (run.interrupts or run.stopped_at):
         raise GraphInterrupt(tuple(run.interrupts))
 
 

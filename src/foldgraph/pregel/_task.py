@@ -19,7 +19,7 @@ from langchain_core.runnables.config import var_child_runnable_config
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import thaw
-from foldgraph._kernel.names import PREVIOUS
+from foldgraph._kernel.names import NS_END, NS_SEP, PREVIOUS
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
 from foldgraph._shell.node import NODE_ERROR
@@ -358,6 +358,8 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     runner = run.graph.runners[task.name]
     scope = _Scope(run, task, step)
     value = runner.node_input(task)
+    if run.messages is not None and not runner.is_start:
+        run.messages.see_input(value)
     traced = None
     if not runner.is_start and (
         run.messages is not None or run.tools is not None or has_callbacks(run.config)
@@ -414,6 +416,8 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     scope = _Scope(run, task, step)
     scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
+    if run.messages is not None and not runner.is_start:
+        run.messages.see_input(value)
     traced = None
     if not runner.is_start and (
         run.messages is not None or run.tools is not None or has_callbacks(run.config)
@@ -471,16 +475,31 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
 
 
 def _parent_command(run: Run, task: Task, exc: ParentCommand) -> TaskResult:
+    """A `Command(graph=...)` raised in a task, as LangGraph routes it: one addressed to
+    the graph this task runs (it came up from a subgraph the task ran, as a node or
+    inside its function) is this task's output; `Command.PARENT` raised by the task's
+    own node is addressed to the graph above, and goes up."""
     command = exc.command
-    # A Command(graph=PARENT) raised by a node of *this* graph's child: apply it here.
-    runner = run.graph.runners[task.name]
-    if runner.action is not None and runner.action.is_subgraph:
+    here = run.task_namespace(task)
+    if command.graph in (here, recast_namespace(here), task.name):
         routed = Command(update=command.update, goto=command.goto)
         try:
-            return TaskResult(task=task, output=runner.output_writes(routed))
+            return TaskResult(task=task, output=run.graph.runners[task.name].output_writes(routed))
         except Exception as err:
             return TaskResult(task=task, error=err)
+    if command.graph == Command.PARENT:
+        exc = ParentCommand(dataclasses.replace(command, graph=_parent_namespace(here)))
     return TaskResult(task=task, parent_command=exc)
+
+
+def recast_namespace(ns: str) -> str:
+    """A namespace without task ids and without the numbers of repeated calls."""
+    return NS_SEP.join(p.split(NS_END)[0] for p in ns.split(NS_SEP) if not p.isdigit())
+
+
+def _parent_namespace(ns: str) -> str:
+    """The namespace of the task that runs the graph `ns` is in ("" at the root)."""
+    return NS_SEP.join([p for p in ns.split(NS_SEP) if not p.isdigit()][:-1])
 
 
 def _cached(cache: Any, runner: NodeRunner, value: Any) -> tuple[Any, bool, Any]:
