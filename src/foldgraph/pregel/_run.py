@@ -424,8 +424,7 @@ class Run:
             self.resumed_from = self.snapshot.id
         if not is_resume:
             if self.checkpointer is None:
-                self.snapshot = self.graph._empty_unsealed
-                self._pending = {}
+                self.snapshot = self.graph._unsaved
             self._pending = {}
             if self.parent_resume:
                 # A subgraph that starts afresh inside a resumed task: the first
@@ -514,7 +513,7 @@ class Run:
 
     def _load(self) -> bool:
         if self.checkpointer is None:
-            self.snapshot = self.graph._empty_unsealed
+            self.snapshot = self.graph._unsaved
             return False
         replay = self.replay
         if self.nested and replay is not None and replay.first_visit(self.checkpoint_ns):

@@ -231,7 +231,12 @@ def _child_config(scope: _Scope, runner: NodeRunner) -> dict[str, Any]:
     parameter) gets the full config now; a plain function gets a lazy one.
     """
     action = runner.action
-    if scope._config is not None or action is None or action.is_runnable or action.inject:
+    if scope._config is not None:
+        return scope.config
+    if action is None:
+        # START maps the input to writes and runs no user code, unless it routes.
+        return scope.config if runner.branches else _LazyConfig(scope)
+    if action.is_runnable or action.inject:
         return scope.config
     return _LazyConfig(scope)
 
