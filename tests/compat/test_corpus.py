@@ -27,14 +27,9 @@ compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
 KNOWN_GAPS: dict[str, str] = {
-    # The subgraph's own compile(interrupt_before=["weather_node"]) is ignored when it
-    # runs as a node, so the run does not stop there (stateful subgraphs).
-    "subgraph_manage_state": "a subgraph's own interrupt_before is ignored (subgraphs)",
-    # stream(subgraphs=True) drops the chunks of the third level (["parent", "child"]),
-    # and get_state(subgraphs=True) gives a per-invocation subgraph's task a config
-    # dict where LangGraph gives a StateSnapshot (stateful subgraphs).
-    "subgraph_multi_level": "third-level stream chunks dropped; subgraph task state not a "
-    "StateSnapshot (subgraphs)",
+    # stream(subgraphs=True) drops the chunks of the third level (["parent", "child"])
+    # (subgraph streams).
+    "subgraph_multi_level": "third-level stream chunks dropped (subgraph streams)",
 }
 
 PROGRAM_TIMEOUT_S = 60
