@@ -78,3 +78,23 @@ def test_messages_with_other_modes_are_tagged() -> None:
     inputs = {"messages": [HumanMessage("hi", id="h1")]}
     modes = [mode for mode, _ in graph.stream(inputs, stream_mode=["messages", "updates"])]
     assert modes == ["messages"] * 3 + ["updates"] + ["messages", "updates"] * 2
+
+
+def test_a_nodes_input_messages_are_not_sent_again() -> None:
+    # LangGraph marks a node's input messages as seen: the subgraph node's output
+    # repeats the human message, which is not streamed (checked on LangGraph 1.2).
+    model = GenericFakeChatModel(messages=iter([AIMessage("deep reply", id="m1")]))
+
+    def call(state: MessagesState) -> dict:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    sub = StateGraph(MessagesState).add_node("call", call).add_edge(START, "call").compile()
+    top = StateGraph(MessagesState).add_node("sub", sub).add_edge(START, "sub").compile()
+    chunks = top.stream(
+        {"messages": [HumanMessage("hi", id="h")]}, stream_mode="messages", subgraphs=True
+    )
+    assert [(len(ns), type(m).__name__, m.content) for ns, (m, _) in chunks] == [
+        (1, "AIMessageChunk", "deep"),
+        (1, "AIMessageChunk", " "),
+        (1, "AIMessageChunk", "reply"),
+    ]

@@ -108,3 +108,49 @@ def test_streaming_live_chunks_from_nested_graphs_finishes() -> None:
 @pytest.mark.timeout(60)
 def test_depth_4_width_8_async_invoke_finishes() -> None:
     assert asyncio.run(nested(4, 8).ainvoke({"n": 0})) == {"n": 8**4}
+
+
+def timed(depth: int, width: int, seconds: float) -> Any:
+    """`nested`, with a `step_timeout` on the graph of every level."""
+    graph = StateGraph(Count)
+    for i in range(width):
+        node = leaf if depth == 1 else timed(depth - 1, width, seconds)
+        graph.add_node(f"n{i}", node)
+        graph.add_edge(START, f"n{i}")
+        graph.add_edge(f"n{i}", END)
+    compiled = graph.compile()
+    compiled.step_timeout = seconds
+    return compiled
+
+
+@pytest.mark.timeout(60)
+def test_nested_graphs_with_a_step_timeout_finish() -> None:
+    # A timed step waits for its tasks on the pool; with the pool full of parents waiting
+    # the same way, tasks left in the queue made every level hang until its timeout.
+    assert timed(3, 8, 600.0).invoke({"n": 0}) == {"n": 8**3}
+    assert timed(3, 8, 600.0).invoke({"n": 0}, {"max_concurrency": 2}) == {"n": 8**3}
+
+
+@pytest.mark.timeout(60)
+def test_a_timed_step_keeps_to_max_concurrency() -> None:
+    lock = threading.Lock()
+    running = [0]
+    most = [0]
+
+    def slow(state: Count) -> dict[str, int]:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        threading.Event().wait(0.02)
+        with lock:
+            running[0] -= 1
+        return {"n": 1}
+
+    graph = StateGraph(Count)
+    for i in range(8):
+        graph.add_node(f"n{i}", slow)
+        graph.add_edge(START, f"n{i}")
+    compiled = graph.compile()
+    compiled.step_timeout = 30.0
+    assert compiled.invoke({"n": 0}, {"max_concurrency": 2}) == {"n": 8}
+    assert most[0] <= 2

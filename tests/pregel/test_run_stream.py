@@ -498,3 +498,61 @@ def test_other_versions_are_langchains_event_streams() -> None:
 
     names = asyncio.run(main())
     assert names[0] == "on_chain_start" and names[-1] == "on_chain_end"
+
+
+def ask_inside(state: S) -> dict[str, Any]:
+    return {"x": [interrupt("q")]}
+
+
+def test_subgraph_interrupt_and_resume() -> None:
+    sub = StateGraph(S).add_node("ask", ask_inside).add_edge(START, "ask").compile()
+    graph = StateGraph(S).add_node("sub", sub).add_edge(START, "sub")
+    graph = graph.compile(checkpointer=InMemorySaver())
+
+    def shape(run: Any) -> list[Any]:
+        out = []
+        for e in run:
+            params = plain(e["params"])
+            out.append((e["seq"], e["method"], params["namespace"], params["data"]))
+            if "interrupts" in params:
+                out.append([(i.value, len(i.id)) for i in params["interrupts"]])
+        return out
+
+    config = {"configurable": {"thread_id": "1"}}
+    run = graph.stream_events({"x": []}, config, version="v3")
+    started = {"event": "started", "namespace": ["sub:ID"], "graph_name": "sub"}
+    started["trigger_call_id"] = "ID"
+    assert shape(run) == [
+        (1, "values", [], {"x": []}),
+        [],
+        (2, "values", ["sub:ID"], {"x": []}),
+        [],
+        (3, "lifecycle", [], started),
+        (4, "values", ["sub:ID"], {"x": []}),
+        [("q", 32)],
+        (5, "values", [], {"x": []}),
+        [("q", 32)],
+        (6, "lifecycle", [], {"event": "interrupted", "namespace": ["sub:ID"]}),
+    ]
+    assert ([i.value for i in run.interrupts], run.interrupted) == (["q"], True)
+
+    run = graph.stream_events(Command(resume="yes"), config, version="v3")
+    assert shape(run) == [
+        (1, "values", [], {"x": []}),
+        [],
+        (2, "values", ["sub:ID"], {"x": []}),
+        [],
+        (3, "lifecycle", [], started),
+        (4, "values", ["sub:ID"], {"x": ["yes"]}),
+        [],
+        (5, "lifecycle", [], {"event": "completed", "namespace": ["sub:ID"]}),
+        (6, "values", [], {"x": ["yes"]}),
+        [],
+    ]
+
+    run = graph.stream_events({"x": []}, {"configurable": {"thread_id": "2"}}, version="v3")
+    handles = [
+        (list(h.values), h.status, h.interrupted, [i.value for i in h.interrupts])
+        for h in run.subgraphs
+    ]
+    assert handles == [([{"x": []}], "interrupted", True, ["q"])]

@@ -105,10 +105,17 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         self._runs.pop(run_id, None)
         self._streamed.discard(run_id)
 
+    def see_input(self, state: Any) -> None:
+        """A node's input messages are not news: its writes repeating them are not sent."""
+        ids = [m.id for m in _top_level_messages(state) if m.id is not None]
+        if ids:
+            with self._lock:
+                self._seen.update(ids)
+
     def emit_written(
         self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]
     ) -> None:
-        """Emit messages found in a node's writes, skipping ids already streamed."""
+        """Emit messages found in a node's writes, skipping ids already seen."""
         for value in values:
             items = value if isinstance(value, list | tuple) else [value]
             for item in items:
@@ -169,6 +176,24 @@ class StreamMessagesHandlerV2(StreamMessagesHandler, _V2StreamingCallbackHandler
             items = value if isinstance(value, list | tuple) else [value]
             kept = [i for i in items if not isinstance(i, ToolMessage)]
             super().emit_written(ns, [kept], meta)
+
+
+def _top_level_messages(state: Any) -> list[BaseMessage]:
+    """The messages among a state's field values, or in list values (one level down)."""
+    if isinstance(state, dict):
+        values = list(state.values())
+    else:
+        fields = getattr(type(state), "model_fields", None) or getattr(
+            state, "__dataclass_fields__", None
+        )
+        values = [getattr(state, k) for k in fields] if fields else []
+    found = []
+    for value in values:
+        if isinstance(value, BaseMessage):
+            found.append(value)
+        elif isinstance(value, list | tuple):
+            found.extend(v for v in value if isinstance(v, BaseMessage))
+    return found
 
 
 def _in_langgraph_order(metadata: dict[str, Any]) -> dict[str, Any]:

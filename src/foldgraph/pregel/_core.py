@@ -87,6 +87,8 @@ class GraphCore:
             {k: v for k, c in spec.channels.items() if (v := c.initial()) is not MISSING}
         )
         self._empty = Snapshot(values=self._initial, step=-2)
+        # A run without a saver seals nothing: no checkpoint of it is ever checked.
+        self._unsaved = Snapshot(values=self._initial, step=-2, seals=None)
         self._state_set = frozenset(state_channels)
         # One output channel shown as its bare value (an entrypoint's return), not a dict.
         self._bare = ROOT if not single_output else output_channels[0]

@@ -214,13 +214,22 @@ def _run_timed(
     live: queue.SimpleQueue[Any] | None,
     step_timeout: float,
 ) -> Generator[Emit, None, Results]:
-    """Run a step's tasks on the pool and give up on them after `step_timeout` seconds."""
+    """Run a step's tasks on the pool and give up on them after `step_timeout` seconds.
+
+    The waiting thread cannot run tasks itself (it must be free to give up), so a
+    task still queued after a poll, while fewer of this step's tasks run than its
+    limit allows, is taken back from the pool and started on a thread of its own:
+    the pool may be full of callers waiting on this very step (nested timed graphs),
+    and a wait that depends on the queue could then only end in a timeout.
+    """
     pool = _pool(max_workers)
     futures = {
         pool.submit(contextvars.copy_context().run, run_task, run, t, step): t for t in tasks
     }
+    limit = max_workers or len(tasks)
     deadline = time.monotonic() + step_timeout
     pending = set(futures)
+    poll = _POLL / 16  # a free pool starts a task within microseconds: look again soon
     while pending:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -228,13 +237,39 @@ def _run_timed(
                 future.cancel()
             raise TimeoutError("Timed out")
         _, pending = concurrent.futures.wait(
-            pending,
-            timeout=remaining if live is None else min(_POLL, remaining),
-            return_when=concurrent.futures.ALL_COMPLETED,
+            pending, timeout=min(poll, remaining), return_when=concurrent.futures.ALL_COMPLETED
         )
+        poll = min(poll * 2, _POLL)
+        running = sum(1 for f in pending if f.running())
+        for future in list(pending):
+            if running >= limit:
+                break
+            if not future.running() and future.cancel():
+                task = futures.pop(future)
+                pending.discard(future)
+                own = _on_own_thread(run_task, run, task, step)
+                futures[own] = task
+                pending.add(own)
+                running += 1
         if live is not None:
             yield from _drain(live, run)
     return {t.path: f.result() for f, t in futures.items()}
+
+
+def _on_own_thread(fn: Any, *args: Any) -> concurrent.futures.Future[Any]:
+    """`fn(*args)` started now on a new daemon thread (in a copy of this context)."""
+    future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    future.set_running_or_notify_cancel()
+    context = contextvars.copy_context()
+
+    def body() -> None:
+        try:
+            future.set_result(context.run(fn, *args))
+        except BaseException as exc:
+            future.set_exception(exc)
+
+    threading.Thread(target=body, name="foldgraph-timed", daemon=True).start()
+    return future
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:

@@ -171,10 +171,12 @@ def make_run(
     if context is None and parent_run is not None:
         runtime = parent_run.runtime
     else:
+        # With its own RunControl now, so `attach_control` has nothing to replace.
         runtime = Runtime(
             context=coerce_context(graph.context_schema, context),
             store=graph.store,
             stream_writer=writer,
+            control=RunControl(),
         )
     if sink is not None and not modes and parent_run is not None:
         modes = parent_run.modes

@@ -397,8 +397,7 @@ class Run:
             self.resumed_from = self.snapshot.id
         if not is_resume:
             if self.checkpointer is None:
-                self.snapshot = self.graph._empty
-                self._pending = {}
+                self.snapshot = self.graph._unsaved
             self._pending = {}
             if self.parent_resume:
                 # A subgraph that starts afresh inside a resumed task: the first
@@ -487,7 +486,7 @@ class Run:
 
     def _load(self) -> bool:
         if self.checkpointer is None:
-            self.snapshot = self.graph._empty
+            self.snapshot = self.graph._unsaved
             return False
         replay = self.replay
         mapped = self._mapped_checkpoint()

@@ -219,7 +219,12 @@ def _child_config(scope: _Scope, runner: NodeRunner) -> dict[str, Any]:
     parameter) gets the full config now; a plain function gets a lazy one.
     """
     action = runner.action
-    if scope._config is not None or action is None or action.is_runnable or action.inject:
+    if scope._config is not None:
+        return scope.config
+    if action is None:
+        # START maps the input to writes and runs no user code, unless it routes.
+        return scope.config if runner.branches else _LazyConfig(scope)
+    if action.is_runnable or action.inject:
         return scope.config
     return _LazyConfig(scope)
 
@@ -336,6 +341,8 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     runner = run.graph.runners[task.name]
     scope = _Scope(run, task, step)
     value = runner.node_input(task)
+    if run.messages is not None and not runner.is_start:
+        run.messages.see_input(value)
     traced = None
     if not runner.is_start and (
         run.messages is not None or run.tools is not None or has_callbacks(run.config)
@@ -392,6 +399,8 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     scope = _Scope(run, task, step)
     scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
+    if run.messages is not None and not runner.is_start:
+        run.messages.see_input(value)
     traced = None
     if not runner.is_start and (
         run.messages is not None or run.tools is not None or has_callbacks(run.config)
