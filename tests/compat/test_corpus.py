@@ -26,11 +26,7 @@ if str(ROOT) not in sys.path:
 compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
-KNOWN_GAPS: dict[str, str] = {
-    # stream(subgraphs=True) drops the chunks of the third level (["parent", "child"])
-    # (subgraph streams).
-    "subgraph_multi_level": "third-level stream chunks dropped (subgraph streams)",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 PROGRAM_TIMEOUT_S = 60
 
