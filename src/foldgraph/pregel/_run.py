@@ -19,6 +19,7 @@ from foldgraph._context import interrupt_id
 from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
+from foldgraph._kernel.seal import run_fingerprint
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.checkpoint.base.id import uuid6_str
 from foldgraph.constants import CONF, START
@@ -143,6 +144,32 @@ class Run:
     _loaded_pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
     _unsaved_ids: dict[int, str] = dataclasses.field(default_factory=dict)
     """The `NodeError` each error-handler task of this run handles, by task id."""
+    _fingerprint: Any = None
+    _folded: list[tuple[Snapshot, dict[str, Any]]] = dataclasses.field(default_factory=list)
+    """Channel updates the step's conditional edges computed (see `fold.fresh_snapshot`)."""
+
+    def _folded_from(self, snapshot: Snapshot) -> dict[str, Any] | None:
+        """The step's already computed channel updates, from this very snapshot."""
+        folded = [f for base, f in self._folded if base is snapshot]
+        if not folded:
+            return None
+        if len(folded) == 1:
+            return folded[0]
+        merged: dict[str, Any] = {}
+        for f in folded:
+            for chan, done in f.items():
+                # Two tasks wrote the channel: neither update is the step's.
+                merged[chan] = None if chan in merged else done
+        return {c: d for c, d in merged.items() if d is not None}
+
+    @property
+    def fingerprint(self) -> Any:
+        """Seals the run's steps, taking each object's fingerprint once per run: the
+        history's messages are sealed when appended, and again inside every `Send` that
+        carries the state (see `_kernel.seal.run_fingerprint`)."""
+        if self._fingerprint is None and self.checkpointer is not None:
+            self._fingerprint = run_fingerprint()
+        return self._fingerprint
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -499,7 +526,14 @@ class Run:
             self.snapshot = self.graph._unsaved
             return False
         replay = self.replay
-        if self.nested and replay is not None and replay.first_visit(self.checkpoint_ns):
+        mapped = self._mapped_checkpoint()
+        if mapped:
+            # Time travel to this subgraph's own checkpoint (a config from its history
+            # given to the parent): that checkpoint, replayed.
+            address = self._load_config()
+            address[CONF]["checkpoint_id"] = mapped
+            saved = self.checkpointer._stored_tuple(address)
+        elif self.nested and replay is not None and replay.first_visit(self.checkpoint_ns):
             # The parent replays a past checkpoint: start from the one this subgraph had
             # then, with the input given anew (not resumed).
             saved = replay.checkpoint_before(self.checkpointer, self._load_config())
@@ -511,8 +545,10 @@ class Run:
             self.snapshot = self.graph._empty
             return False
         self.snapshot = self.graph._snapshot_of(saved)
-        replaying = bool(self.config.get(CONF, {}).get("checkpoint_id")) and not self.ns
-        self._replaying = replaying and self.input is None
+        replaying = bool(mapped) or (
+            bool(self.config.get(CONF, {}).get("checkpoint_id")) and not self.ns
+        )
+        self._replaying = replaying and (self.input is None or bool(mapped))
         pending: dict[str, list[tuple[str, Any]]] = {}
         for tid, chan, val in saved.pending_writes or ():
             if (replaying and chan == RESUME) or tid.startswith(VIA):
@@ -523,6 +559,13 @@ class Run:
             self.snapshot = apply_without_step(self.graph.spec, self.snapshot, null_writes)
         self._pending = pending
         return True
+
+    def _mapped_checkpoint(self) -> str | None:
+        """The checkpoint the config's checkpoint_map names for this nested run, if any."""
+        if not self.nested:
+            return None
+        mapping = self.config.get(CONF, {}).get("checkpoint_map")
+        return mapping.get(self.checkpoint_ns) if mapping else None
 
     def _load_config(self) -> dict[str, Any]:
         conf = self.config.get(CONF, {})
@@ -630,6 +673,7 @@ class Run:
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]] = []
         errors: list[TaskResult] = []
         interrupted: list[TaskResult] = []
+        self._folded = []
         for t in tasks:
             result = results.get(t.path)
             if result is None:
@@ -714,7 +758,14 @@ class Run:
                     )
             return "stopped"
 
-        new = apply(graph.spec, snapshot, task_writes, self.stamp_for("loop", step))
+        new = apply(
+            graph.spec,
+            snapshot,
+            task_writes,
+            self.stamp_for("loop", step),
+            self.fingerprint,
+            self._folded_from(snapshot),
+        )
         self.snapshot = new
         self._pending = {}
         self.resuming = False
@@ -746,6 +797,8 @@ class Run:
             self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
             self.save_writes(t, writes or [("__no_writes__", None)])
         task_writes.append((t, writes))
+        if result.folded is not None:
+            self._folded.append(result.folded)
         if "updates" in self.modes and t.name != START:
             chunk = {t.name: result.output.update_chunk()}
             if result.output.cached:
