@@ -27,9 +27,12 @@ compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
 KNOWN_GAPS: dict[str, str] = {
-    # The subgraph's own compile(interrupt_before=["weather_node"]) is ignored when it
-    # runs as a node, so the run does not stop there (stateful subgraphs).
-    "subgraph_manage_state": "a subgraph's own interrupt_before is ignored (subgraphs)",
+    # Everything matches but the guide's replay from a subgraph's past checkpoint:
+    # graph.stream(None, config=<a subgraph checkpoint's config>) raises EmptyInputError,
+    # where LangGraph resumes the parent at that subgraph task and the subgraph from that
+    # checkpoint (stateful subgraphs).
+    "subgraph_manage_state": "replay from a subgraph checkpoint's config raises "
+    "EmptyInputError (subgraphs)",
     # stream(subgraphs=True) drops the chunks of the third level (["parent", "child"]),
     # and get_state(subgraphs=True) gives a per-invocation subgraph's task a config
     # dict where LangGraph gives a StateSnapshot (stateful subgraphs).

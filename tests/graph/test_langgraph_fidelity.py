@@ -135,3 +135,23 @@ def test_a_model_calls_own_metadata_sits_before_checkpoint_ns() -> None:
         "lc_versions",
         "tags",
     ]
+
+
+def test_a_runs_thread_id_is_in_its_metadata() -> None:
+    # LangGraph copies thread_id (and checkpoint_id, run_id, ...) from `configurable`
+    # into the run's metadata; the messages stream shows it after the caller's keys.
+    model = GenericFakeChatModel(messages=iter([AIMessage(content="hi there", id="m1")]))
+
+    def call(state: MessagesState) -> dict:
+        config = {"metadata": {"zz": 1}, "tags": ["t1"]}
+        return {"messages": [model.invoke(state["messages"], config=config)]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("call", call)
+    builder.add_edge(START, "call")
+    config = {"metadata": {"user_key": 2}, "configurable": {"thread_id": "q", "cfg": 5}}
+    chunks = builder.compile().stream({"messages": [("user", "x")]}, config, stream_mode="messages")
+    _, meta = next(iter(chunks))
+    assert list(meta)[:3] == ["user_key", "thread_id", "ls_integration"]
+    assert (meta["thread_id"], "cfg" in meta) == ("q", False)
+    assert list(meta)[7:10] == ["langgraph_checkpoint_ns", "zz", "checkpoint_ns"]

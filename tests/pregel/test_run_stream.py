@@ -556,3 +556,40 @@ def test_subgraph_interrupt_and_resume() -> None:
         for h in run.subgraphs
     ]
     assert handles == [([{"x": []}], "interrupted", True, ["q"])]
+
+
+def test_functional_and_low_level_graphs() -> None:
+    from foldgraph.channels import EphemeralValue
+    from foldgraph.func import entrypoint, task
+    from foldgraph.pregel import NodeBuilder, Pregel
+
+    @task
+    def double(x: int) -> int:
+        return x * 2
+
+    @entrypoint()
+    def workflow(x: int) -> int:
+        return double(x).result() + 1
+
+    run = workflow.stream_events(3, version="v3", transformers=[UpdatesTransformer])
+    assert [(e["method"], e["params"]["data"]) for e in run] == [
+        ("updates", {"double": 6}),
+        ("updates", {"workflow": 7}),
+        ("values", 7),
+    ]
+    assert run.output == 7
+
+    node = NodeBuilder().subscribe_only("a").do(lambda x: x + x).write_to("b")
+    app = Pregel(
+        nodes={"node": node},
+        channels={"a": EphemeralValue(str), "b": EphemeralValue(str)},
+        input_channels=["a"],
+        output_channels=["b"],
+        stream_transformers=[UpdatesTransformer],
+    )
+    run = app.stream_events({"a": "foo"}, version="v3")
+    assert [(e["method"], e["params"]["data"]) for e in run] == [
+        ("updates", {"node": {"b": "foofoo"}}),
+        ("values", {"b": "foofoo"}),
+    ]
+    assert run.output == {"b": "foofoo"}

@@ -50,7 +50,21 @@ def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, A
     limit = merged.get("recursion_limit")
     if limit is not None and limit < 1:
         raise ValueError("recursion_limit must be at least 1")
+    conf = merged.get(CONF)
+    if conf:
+        found = {k: conf[k] for k in _TO_METADATA if conf.get(k)}
+        metadata = merged.get("metadata") or {}
+        if any(k not in metadata for k in found):
+            merged["metadata"] = {
+                **metadata,
+                **{k: v for k, v in found.items() if k not in metadata},
+            }
     return merged
+
+
+_TO_METADATA = ("thread_id", "checkpoint_id", "checkpoint_ns", "task_id", "run_id")
+_TO_METADATA += ("assistant_id", "graph_id")
+"""Keys of `configurable` a run's metadata also carries (as LangGraph's run config does)."""
 
 
 def merged_config(base: Any, config: Any) -> dict[str, Any]:
