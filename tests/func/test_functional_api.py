@@ -14,6 +14,7 @@ import pytest
 
 from foldgraph.cache.memory import InMemoryCache
 from foldgraph.checkpoint.memory import InMemorySaver
+from foldgraph.config import get_stream_writer
 from foldgraph.func import entrypoint, task
 from foldgraph.graph import START, StateGraph
 from foldgraph.pregel import Pregel
@@ -728,4 +729,147 @@ def test_a_task_read_back_on_resume_shows_only_its_start() -> None:
         {"name": "flow", "input": 3, "triggers": ("__start__",)},
         {"name": "double", "input": ((3,), {}), "triggers": ("__pregel_push",)},
         {"name": "flow", "error": None, "result": {"__end__": {"v": 6, "ok": 1}}, "interrupts": []},
+    ]
+
+
+# -- stream modes of parallel task calls ----------------------------------------------------------
+
+
+def _parallel_flow() -> Any:
+    fast_done = threading.Event()
+
+    @task
+    def slow(x: int) -> int:
+        assert fast_done.wait(5)
+        get_stream_writer()(f"slow {x}")
+        return x * 2
+
+    @task
+    def fast(x: int) -> int:
+        get_stream_writer()(f"fast {x}")
+        fast_done.set()
+        return x + 1
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def flow(n: int) -> dict[str, Any]:
+        first, second = slow(n), fast(n)
+        got = [first.result(), second.result()]
+        get_stream_writer()("main")
+        return {"got": got, "ok": interrupt(got)}
+
+    return flow
+
+
+def _plain(chunk: Any) -> Any:
+    """A chunk without ids, checkpoint configs or timestamps (they differ between runs)."""
+    if isinstance(chunk, dict):
+        dropped = ("id", "config", "parent_config", "timestamp")
+        return {k: _plain(v) for k, v in chunk.items() if k not in dropped}
+    if isinstance(chunk, tuple) and chunk and isinstance(chunk[0], Interrupt):
+        return tuple(i.value for i in chunk)
+    if isinstance(chunk, list | tuple):
+        return type(chunk)(_plain(v) for v in chunk)
+    return chunk
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize(
+    ("mode", "first", "resumed"),
+    [
+        (
+            "updates",
+            [{"fast": 4}, {"slow": 6}, {"__interrupt__": ([6, 4],)}],
+            [{"flow": {"got": [6, 4], "ok": "y"}}],
+        ),
+        ("values", [{"__interrupt__": ([6, 4],)}], [None, {"got": [6, 4], "ok": "y"}]),
+        ("custom", ["fast 3", "slow 3", "main"], ["main"]),
+        (
+            "checkpoints",
+            [
+                {
+                    "values": None,
+                    "metadata": {"source": "input", "step": -1, "parents": {}},
+                    "next": ["flow"],
+                    "tasks": [{"name": "flow", "interrupts": (), "state": None}],
+                }
+            ],
+            [
+                {
+                    "values": None,
+                    "metadata": {"source": "input", "step": -1, "parents": {}},
+                    "next": ["flow"],
+                    "tasks": [
+                        {
+                            "name": "flow",
+                            "interrupts": ({"value": [6, 4], "response_schema": None},),
+                            "state": None,
+                        }
+                    ],
+                },
+                {
+                    "values": {"got": [6, 4], "ok": "y"},
+                    "metadata": {"source": "loop", "step": 0, "parents": {}},
+                    "next": [],
+                    "tasks": [],
+                },
+            ],
+        ),
+    ],
+)
+def test_stream_modes_of_parallel_task_calls(mode: str, first: Any, resumed: Any) -> None:
+    flow = _parallel_flow()
+    config = thread(f"modes-{mode}")
+    assert [_plain(c) for c in flow.stream(3, config, stream_mode=mode)] == first
+    assert [
+        _plain(c) for c in flow.stream(Command(resume="y"), config, stream_mode=mode)
+    ] == resumed
+
+
+@pytest.mark.timeout(20)
+def test_debug_stream_of_parallel_task_calls_shows_results_as_they_end() -> None:
+    flow = _parallel_flow()
+    config = thread("modes-debug")
+    events = [
+        (e["step"], e["type"], e["payload"].get("name"))
+        for e in flow.stream(3, config, stream_mode="debug")
+    ]
+    results = [e for e in events if e[1] == "task_result"]
+    assert events[0] == (-1, "checkpoint", None)
+    assert results == [
+        (0, "task_result", "fast"),
+        (0, "task_result", "slow"),
+        (0, "task_result", "flow"),
+    ]
+    resumed = [
+        (e["step"], e["type"], e["payload"].get("name"))
+        for e in flow.stream(Command(resume="y"), config, stream_mode="debug")
+    ]
+    assert resumed == [
+        (-1, "checkpoint", None),
+        (0, "task", "flow"),
+        (0, "task", "slow"),
+        (0, "task", "fast"),
+        (0, "task_result", "flow"),
+        (0, "checkpoint", None),
+    ]
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.xfail(
+    strict=True,
+    reason="task calls are streamed when they end, not when they are made (live call streaming)",
+)
+def test_parallel_task_calls_stream_their_starts_when_made() -> None:
+    flow = _parallel_flow()
+    events = [
+        ("result" if "result" in e else "start", e["name"])
+        for e in flow.stream(3, thread("modes-tasks"), stream_mode="tasks")
+    ]
+    assert events == [
+        ("start", "flow"),
+        ("start", "slow"),
+        ("start", "fast"),
+        ("result", "fast"),
+        ("result", "slow"),
+        ("result", "flow"),
     ]

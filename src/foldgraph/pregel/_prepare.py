@@ -52,18 +52,18 @@ def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, A
         raise ValueError("recursion_limit must be at least 1")
     conf = merged.get(CONF)
     if conf:
-        found = {k: conf[k] for k in _TO_METADATA if conf.get(k)}
-        metadata = merged.get("metadata") or {}
-        if any(k not in metadata for k in found):
-            merged["metadata"] = {
-                **metadata,
-                **{k: v for k, v in found.items() if k not in metadata},
-            }
+        keys = _TO_METADATA.intersection(conf)
+        if keys:
+            metadata = merged.get("metadata") or {}
+            extra = {k: conf[k] for k in keys if conf[k] and k not in metadata}
+            if extra:
+                merged["metadata"] = {**metadata, **extra}
     return merged
 
 
-_TO_METADATA = ("thread_id", "checkpoint_id", "checkpoint_ns", "task_id", "run_id")
-_TO_METADATA += ("assistant_id", "graph_id")
+_TO_METADATA = frozenset(
+    ("thread_id", "checkpoint_id", "checkpoint_ns", "task_id", "run_id", "assistant_id", "graph_id")
+)
 """Keys of `configurable` a run's metadata also carries (as LangGraph's run config does)."""
 
 
