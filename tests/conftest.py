@@ -9,8 +9,17 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("default", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Tests marked `foldgraph_only` pin a deliberate difference from LangGraph (each
+    # says which); every other expected value was produced by running LangGraph.
+    config.addinivalue_line(
+        "markers", "foldgraph_only: a deliberate difference from LangGraph"
+    )
