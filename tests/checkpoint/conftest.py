@@ -161,3 +161,17 @@ def durable_saver(request: pytest.FixtureRequest, tmp_path: object) -> object:
     if request.param == "postgres":
         with psycopg.connect(dsn, autocommit=True) as admin:
             admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def pg_schema_dsn() -> object:
+    """A DSN of the test server whose tables live in a private schema, dropped afterwards."""
+    import psycopg
+
+    server = postgres_dsn()
+    schema = f"fg_test_{os.getpid()}_{next(_schemas)}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f"CREATE SCHEMA {schema}")
+    yield f"{server} options='-c search_path={schema}'"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f"DROP SCHEMA {schema} CASCADE")

@@ -301,3 +301,63 @@ def test_a_message_encoded_again_reuses_its_tree_and_gives_the_same_bytes() -> N
     again = serde.dumps_typed([HumanMessage("x", id="2"), message])
     assert again[1].endswith(first[1][1:])  # the same encoding, taken from the memo
     assert serde.loads_typed(again) == [HumanMessage("x", id="2"), message]
+
+
+def test_stored_messages_read_back_as_langchain_core_would_build_them() -> None:
+    """Reading sets a stored message's fields back without re-validating it; the result
+    is the message langchain-core's own `messages_from_dict` builds from the same data."""
+    from langchain_core import messages as m
+    from langchain_core.messages import message_to_dict, messages_from_dict
+
+    messages = [
+        m.HumanMessage("hi", id="1", name="ann"),
+        m.AIMessage(
+            "x",
+            id="2",
+            tool_calls=[{"name": "f", "args": {"a": 1}, "id": "c"}],
+            usage_metadata={"input_tokens": 1, "output_tokens": 2, "total_tokens": 3},
+        ),
+        m.AIMessage(  # tool calls only in the provider's raw form: parsed when made
+            "",
+            additional_kwargs={
+                "tool_calls": [
+                    {"id": "c2", "type": "function", "function": {"name": "g", "arguments": "{}"}}
+                ]
+            },
+        ),
+        m.AIMessage(
+            "bad", invalid_tool_calls=[{"name": "f", "args": "{", "id": "x", "error": "e"}]
+        ),
+        m.ToolMessage("r", tool_call_id="c", artifact={"k": 1}, status="error"),
+        m.SystemMessage([{"type": "text", "text": "s"}]),
+        m.ChatMessage("c", role="critic"),
+        m.FunctionMessage("f", name="n"),
+        m.RemoveMessage(id="1"),
+        m.AIMessageChunk(
+            "p", tool_call_chunks=[{"name": "f", "args": '{"a', "id": "c", "index": 0}]
+        ),
+        m.HumanMessageChunk("h"),
+        m.ToolMessageChunk("t", tool_call_id="c"),
+    ]
+    serde = JsonPlusSerializer()
+    for original in messages:
+        typ, data = serde.dumps_typed(original)
+        read = serde.loads_typed((typ, data))
+        stored = json.loads(data)  # plain JSON here: no tagged value inside these
+        validated = messages_from_dict([{"type": stored["t"], "data": stored["v"]}])[0]
+        assert type(read) is type(validated) is type(original)
+        assert read == validated == original
+        assert read.__dict__ == validated.__dict__
+        assert read.model_fields_set == validated.model_fields_set
+        assert message_to_dict(read) == message_to_dict(original)
+    back = roundtrip(messages)
+    assert back[2].tool_calls == [{"name": "g", "args": {}, "id": "c2", "type": "tool_call"}]
+
+
+def test_a_stored_message_missing_a_required_field_is_refused() -> None:
+    serde = JsonPlusSerializer()
+    typ, data = serde.dumps_typed(ToolMessage("r", tool_call_id="c"))
+    broken = json.loads(data)
+    broken["v"].pop("tool_call_id")  # as a damaged row would hold it
+    with pytest.raises(Exception, match="tool_call_id"):
+        serde.loads_typed((typ, json.dumps(broken).encode()))

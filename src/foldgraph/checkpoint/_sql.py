@@ -230,6 +230,9 @@ class SqlSaver(BaseCheckpointSaver[int]):
     def _metadata_filter_sql(self, key: str, value: Any) -> tuple[str, list[Any]]:
         raise NotImplementedError
 
+    def _after_put(self, cur: Any, thread_id: str, ns: str, seq: int, checkpoint_id: str) -> None:
+        """Runs in `put`'s transaction once the checkpoint is stored (a shallow saver prunes)."""
+
     def _lock_thread(self, cur: Any, thread_id: str, ns: str) -> None:
         """Serialize writers of one thread inside a transaction (SQLite's writes already are)."""
 
@@ -510,26 +513,32 @@ class SqlSaver(BaseCheckpointSaver[int]):
         where, params = search_conditions(
             config, filter, before, self._metadata_filter_sql, type(self).__name__
         )
-        sql = (
+        select = (
             "SELECT seq, checkpoint_id, parent_checkpoint_id, metadata, body, thread_id, "
             "checkpoint_ns FROM fg_checkpoints"
-            + (" WHERE " + " AND ".join(where) if where else "")
-            + " ORDER BY checkpoint_id DESC, seq DESC"
         )
+        order = " ORDER BY checkpoint_id DESC, seq DESC"
         memo: dict[tuple[int, str], tuple[Any, int]] = {}
         remaining = limit
         page = 100
-        offset = 0
+        last: tuple[str, int] | None = None
         while remaining is None or remaining > 0:
             size = page if remaining is None else min(page, remaining)
+            # Each page starts below the last row read (not at an offset), so checkpoints
+            # written or pruned between pages neither repeat nor hide the ones after.
+            conditions, values = list(where), list(params)
+            if last is not None:
+                conditions.append("(checkpoint_id < ? OR (checkpoint_id = ? AND seq < ?))")
+                values.extend((last[0], last[0], last[1]))
+            sql = select + (" WHERE " + " AND ".join(conditions) if conditions else "") + order
             with self._tx(write=False) as cur:
-                cur.execute(self._q(sql + f" LIMIT {size} OFFSET {offset}"), params)
+                cur.execute(self._q(sql + f" LIMIT {size}"), values)
                 rows = cur.fetchall()
                 out = [self._row_to_tuple(cur, r[:5], r[5], r[6], memo) for r in rows]
             yield from out
             if len(rows) < size:
                 return
-            offset += len(rows)
+            last = (rows[-1][1], rows[-1][0])
             if remaining is not None:
                 remaining -= len(rows)
             if len(memo) > 20_000:
@@ -694,6 +703,7 @@ class SqlSaver(BaseCheckpointSaver[int]):
                     ),
                     [(seq, ch, thread_id, k, b, d, t, data) for ch, k, b, d, t, data in blobs],
                 )
+            self._after_put(cur, thread_id, ns, seq, checkpoint_id)
         absolute = {ch: (s or seq) for ch, s in at.items()}
         self._remember(
             thread_id, ns, _Recent(checkpoint_id, seq, absolute, versions, dict(values), depths)
@@ -812,27 +822,41 @@ class SqlSaver(BaseCheckpointSaver[int]):
         for thread_id in thread_ids:
             self._prune_one(str(thread_id), keep_last, keep_forks)
 
+    def _prune_plan(
+        self, cur: Any, thread_id: str, keep_last: int, keep_forks: bool
+    ) -> tuple[list[Any], set[int], list[Any]]:
+        """The thread's checkpoint rows, the `seq`s to keep, and the rows to drop."""
+        cur.execute(
+            self._q(
+                "SELECT seq, checkpoint_ns, checkpoint_id, parent_checkpoint_id, body FROM "
+                "fg_checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC"
+            ),
+            (thread_id,),
+        )
+        rows = cur.fetchall()
+        by_ns: dict[str, list[Any]] = {}
+        for row in rows:
+            by_ns.setdefault(row[1], []).append(row)
+        keep: set[int] = set()
+        for ns_rows in by_ns.values():
+            keep.update(r[0] for r in ns_rows[:keep_last])
+            if keep_forks:
+                parents = {r[3] for r in ns_rows}
+                keep.update(r[0] for r in ns_rows if r[2] not in parents)
+        return rows, keep, [r for r in rows if r[0] not in keep]
+
     def _prune_one(self, thread_id: str, keep_last: int, keep_forks: bool) -> None:
+        # Look before locking: a prune with nothing to drop never takes the write lock.
+        # SQLite's lock is not fair, so a janitor pruning in a loop while holding it
+        # each time could keep a run's checkpoint writes waiting (busy-retrying) for
+        # as long as it loops; now it only writes when a step has left something to drop.
+        with self._tx(write=False) as cur:
+            _, _, doomed = self._prune_plan(cur, thread_id, keep_last, keep_forks)
+        if not doomed:
+            return
         with self._tx(write=True) as cur:
             self._lock_thread(cur, thread_id, "")
-            cur.execute(
-                self._q(
-                    "SELECT seq, checkpoint_ns, checkpoint_id, parent_checkpoint_id, body FROM "
-                    "fg_checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC"
-                ),
-                (thread_id,),
-            )
-            rows = cur.fetchall()
-            by_ns: dict[str, list[Any]] = {}
-            for row in rows:
-                by_ns.setdefault(row[1], []).append(row)
-            keep: set[int] = set()
-            for ns_rows in by_ns.values():
-                keep.update(r[0] for r in ns_rows[:keep_last])
-                if keep_forks:
-                    parents = {r[3] for r in ns_rows}
-                    keep.update(r[0] for r in ns_rows if r[2] not in parents)
-            doomed = [r for r in rows if r[0] not in keep]
+            rows, keep, doomed = self._prune_plan(cur, thread_id, keep_last, keep_forks)
             if not doomed:
                 return
             referenced = self._referenced_blobs(cur, thread_id, [r for r in rows if r[0] in keep])
@@ -877,40 +901,54 @@ class SqlSaver(BaseCheckpointSaver[int]):
         if garbage:
             cur.executemany(self._q("DELETE FROM fg_blobs WHERE seq = ? AND channel = ?"), garbage)
 
+    def _compaction_plan(
+        self, cur: Any, thread_id: str
+    ) -> tuple[list[Any], set[tuple[int, str]], dict[tuple[int, str], Any], list[tuple[int, str]]]:
+        """Checkpoint rows, the blobs they read directly, every blob's (kind, base), and the
+        deltas to rewrite: those whose base no checkpoint reads directly."""
+        cur.execute(
+            self._q(
+                "SELECT seq, checkpoint_ns, checkpoint_id, parent_checkpoint_id, body FROM "
+                "fg_checkpoints WHERE thread_id = ?"
+            ),
+            (thread_id,),
+        )
+        rows = cur.fetchall()
+        direct: set[tuple[int, str]] = set()
+        for seq, _ns, _cid, _parent, body in rows:
+            decoded = json.loads(bytes(body)) if not isinstance(body, str) else json.loads(body)
+            direct.update((s or seq, ch) for ch, s in decoded["at"].items())
+        cur.execute(
+            self._q("SELECT seq, channel, kind, base FROM fg_blobs WHERE thread_id = ?"),
+            (thread_id,),
+        )
+        entries = {(s, ch): (k, b) for s, ch, k, b in cur.fetchall()}
+        targets = []
+        for key in sorted(direct):
+            kind, base = entries.get(key, (FULL, None))
+            if kind == DELTA and (base, key[1]) not in direct:
+                targets.append(key)
+        return rows, direct, entries, targets
+
     def compact(self, thread_id: str) -> int:
         """Rewrite a thread's values so no delta chain reaches a blob only dead checkpoints used.
 
         Each delta whose base is not read by any live checkpoint becomes a
         full value; bases nobody needs any more are deleted. Returns the
-        number of values rewritten. One transaction.
+        number of values rewritten. The rewrite is one transaction, taken only
+        when a read finds something to rewrite.
         """
         self._ensure_setup()
         thread_id = str(thread_id)
         rewritten = 0
+        with self._tx(write=False) as cur:  # look before locking, as `prune` does
+            if not self._compaction_plan(cur, thread_id)[3]:
+                return 0
         with self._tx(write=True) as cur:
             self._lock_thread(cur, thread_id, "")
-            cur.execute(
-                self._q(
-                    "SELECT seq, checkpoint_ns, checkpoint_id, parent_checkpoint_id, body FROM "
-                    "fg_checkpoints WHERE thread_id = ?"
-                ),
-                (thread_id,),
-            )
-            rows = cur.fetchall()
-            direct: set[tuple[int, str]] = set()
-            for seq, _ns, _cid, _parent, body in rows:
-                decoded = json.loads(bytes(body)) if not isinstance(body, str) else json.loads(body)
-                direct.update((s or seq, ch) for ch, s in decoded["at"].items())
-            cur.execute(
-                self._q("SELECT seq, channel, kind, base FROM fg_blobs WHERE thread_id = ?"),
-                (thread_id,),
-            )
-            entries = {(s, ch): (k, b) for s, ch, k, b in cur.fetchall()}
+            rows, _, _, targets = self._compaction_plan(cur, thread_id)
             memo: dict[tuple[int, str], tuple[Any, int]] = {}
-            for key in sorted(direct):
-                kind, base = entries.get(key, (FULL, None))
-                if kind != DELTA or (base, key[1]) in direct:
-                    continue
+            for key in targets:
                 value, _ = self._fetch_values(
                     cur, thread_id, "(compaction)", {key[1]: key[0]}, memo
                 )

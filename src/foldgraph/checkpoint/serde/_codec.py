@@ -465,9 +465,21 @@ class Codec:
             return cls(dec(t["v"]))
 
         def message(t: dict[str, Any]) -> Any:
+            data = dec(t["v"])
+            found = _message_classes().get(t["t"])
+            if found is not None and found[1].issubset(data):
+                # `encode_message` stored the fields of a message that was validated when
+                # it was made: setting them back gives the same message (fields set
+                # included) without running langchain-core's validators again, which
+                # were most of the cost of reading a long history. Defaults are filled
+                # here: pydantic's own lookup inspects each factory's signature per call.
+                cls, _, defaults, factories = found
+                values = {**defaults, **{n: f() for n, f in factories if n not in data}}
+                values.update(data)
+                return cls.model_construct(_fields_set=set(data), **values)
             from langchain_core.messages import messages_from_dict
 
-            return messages_from_dict([{"type": t["t"], "data": dec(t["v"])}])[0]
+            return messages_from_dict([{"type": t["t"], "data": data}])[0]
 
         def send(t: dict[str, Any]) -> Any:
             from foldgraph.types import Send
@@ -537,6 +549,40 @@ class Codec:
 
     def loads(self, data: bytes | str) -> Any:
         return self.decode_tree(self._loads(data if isinstance(data, str) else data.decode()))
+
+
+@functools.cache
+def _message_classes() -> dict[
+    str, tuple[type, frozenset[str], dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...]]
+]:
+    """Message classes rebuilt without validation, by `type` tag, with their required fields."""
+    from langchain_core import messages as m
+
+    # Not the chunks: their validators derive fields (tool calls from tool-call chunks)
+    # and mark them set, so they are rebuilt through validation as before.
+    classes = [
+        m.HumanMessage,
+        m.AIMessage,
+        m.SystemMessage,
+        m.ChatMessage,
+        m.FunctionMessage,
+        m.ToolMessage,
+        m.RemoveMessage,
+    ]
+    out = {}
+    for cls in classes:
+        fields = cls.model_fields
+        required = frozenset(n for n, f in fields.items() if f.is_required())
+        defaults = {
+            n: f.default
+            for n, f in fields.items()
+            if not f.is_required() and f.default_factory is None
+        }
+        factories = tuple(
+            (n, f.default_factory) for n, f in fields.items() if f.default_factory is not None
+        )
+        out[fields["type"].default] = (cls, required, defaults, factories)
+    return out
 
 
 @functools.cache
