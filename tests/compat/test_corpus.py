@@ -33,11 +33,6 @@ KNOWN_GAPS: dict[str, str] = {
     # checkpoint (stateful subgraphs).
     "subgraph_manage_state": "replay from a subgraph checkpoint's config raises "
     "EmptyInputError (subgraphs)",
-    # stream(subgraphs=True) drops the chunks of the third level (["parent", "child"]),
-    # and get_state(subgraphs=True) gives a per-invocation subgraph's task a config
-    # dict where LangGraph gives a StateSnapshot (stateful subgraphs).
-    "subgraph_multi_level": "third-level stream chunks dropped; subgraph task state not a "
-    "StateSnapshot (subgraphs)",
 }
 
 PROGRAM_TIMEOUT_S = 60

@@ -855,10 +855,6 @@ def test_debug_stream_of_parallel_task_calls_shows_results_as_they_end() -> None
 
 
 @pytest.mark.timeout(20)
-@pytest.mark.xfail(
-    strict=True,
-    reason="task calls are streamed when they end, not when they are made (live call streaming)",
-)
 def test_parallel_task_calls_stream_their_starts_when_made() -> None:
     flow = _parallel_flow()
     events = [

@@ -87,7 +87,11 @@ def test_nested_graphs_called_inside_nodes_finish() -> None:
 
 @pytest.mark.timeout(60)
 def test_streaming_live_chunks_from_nested_graphs_finishes() -> None:
-    """The custom mode runs tasks on the pool so chunks flow while they run."""
+    """The custom mode runs tasks on the pool so chunks flow while they run.
+
+    Custom chunks of subgraphs reach the caller only with `subgraphs=True` (as in
+    LangGraph, which drops them otherwise), each under its graph's namespace.
+    """
 
     def writes(state: Count) -> dict[str, int]:
         get_stream_writer()("tick")
@@ -100,9 +104,15 @@ def test_streaming_live_chunks_from_nested_graphs_finishes() -> None:
             graph.add_edge(START, f"n{i}")
         return graph.compile()
 
-    chunks = list(level(3).stream({"n": 0}, stream_mode=["custom", "values"]))
-    assert chunks[-1] == ("values", {"n": 6**3})
-    assert chunks.count(("custom", "tick")) == 6**3
+    chunks = list(level(3).stream({"n": 0}, stream_mode=["custom", "values"], subgraphs=True))
+    assert chunks[-1] == ((), "values", {"n": 6**3})
+    ticks = [ns for ns, mode, payload in chunks if mode == "custom" and payload == "tick"]
+    assert len(ticks) == 6**3
+    assert all(len(ns) == 2 for ns in ticks)
+    assert list(level(2).stream({"n": 0}, stream_mode=["custom", "values"])) == [
+        ("values", {"n": 0}),
+        ("values", {"n": 36}),
+    ]
 
 
 @pytest.mark.timeout(60)

@@ -24,7 +24,7 @@ from langchain_core.tracers._streaming import (
 from foldgraph._kernel.names import NS_SEP
 from foldgraph.constants import TAG_NOSTREAM
 
-__all__ = ["StreamMessagesHandler", "StreamMessagesHandlerV2", "namespace_of"]
+__all__ = ["StreamMessagesHandler", "StreamMessagesHandlerV2", "namespace_of", "written_metadata"]
 
 
 def namespace_of(checkpoint_ns: str) -> tuple[str, ...]:
@@ -37,8 +37,13 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
 
     run_inline = True
 
-    def __init__(self, emit: Callable[[tuple[str, ...], Any], None]) -> None:
+    def __init__(
+        self, emit: Callable[[tuple[str, ...], Any], None], depth: int | None = None
+    ) -> None:
         self._emit = emit
+        self._depth = depth
+        """Without `subgraphs=True`: the namespace depth of the streamed graph; what
+        graphs below it produce is ignored (not even marked as seen)."""
         self._runs: dict[UUID, tuple[tuple[str, ...], dict[str, Any]]] = {}
         self._streamed: set[UUID] = set()
         self._seen: set[str] = set()
@@ -73,7 +78,10 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         user_tags = [t for t in tags or () if not t.startswith("seq:step")]
         if user_tags:
             meta["tags"] = user_tags
-        self._runs[run_id] = (namespace_of(meta.get("langgraph_checkpoint_ns", "")), meta)
+        ns = namespace_of(meta.get("langgraph_checkpoint_ns", ""))
+        if self._depth is not None and len(ns) > self._depth:
+            return
+        self._runs[run_id] = (ns, meta)
 
     def on_llm_new_token(
         self,
@@ -105,8 +113,11 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         self._runs.pop(run_id, None)
         self._streamed.discard(run_id)
 
-    def see_input(self, state: Any) -> None:
-        """A node's input messages are not news: its writes repeating them are not sent."""
+    def see_input(self, state: Any, ns: tuple[str, ...] = ()) -> None:
+        """A node's input messages are not news: its writes repeating them are not sent
+        (nor for a graph below the streamed one without `subgraphs=True`: ignored)."""
+        if self._depth is not None and len(ns) > self._depth:
+            return
         ids = [m.id for m in _top_level_messages(state) if m.id is not None]
         if ids:
             with self._lock:
@@ -116,11 +127,29 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]
     ) -> None:
         """Emit messages found in a node's writes, skipping ids already seen."""
+        if self._depth is not None and len(ns) > self._depth:
+            return
         for value in values:
             items = value if isinstance(value, list | tuple) else [value]
             for item in items:
                 if isinstance(item, BaseMessage) and item.id not in self._seen:
                     self._send(ns, item, meta)
+
+
+def written_metadata(task_meta: dict[str, Any], *, nested: bool) -> dict[str, Any]:
+    """The metadata of a message a node wrote, as LangGraph shows it: the task's, marked
+    `ls_integration: langgraph`; `checkpoint_ns` only below the root (where LangGraph
+    copies the subgraph's namespace into the metadata it passes down)."""
+    own = {
+        k: v
+        for k, v in task_meta.items()
+        if not k.startswith("langgraph_") and k != "checkpoint_ns"
+    }
+    graph = {k: v for k, v in task_meta.items() if k.startswith("langgraph_")}
+    out = {**own, "ls_integration": "langgraph", **graph}
+    if nested and "checkpoint_ns" in task_meta:
+        out["checkpoint_ns"] = task_meta["checkpoint_ns"]
+    return out
 
 
 class StreamMessagesHandlerV2(StreamMessagesHandler, _V2StreamingCallbackHandler):

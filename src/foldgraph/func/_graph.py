@@ -63,6 +63,7 @@ class EntrypointGraph(Pregel):
 
     retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
     cache_policy: CachePolicy | None = None
+    streams_task_calls = True
 
     def __init__(self, **core: Any) -> None:
         # Built from its parts, as a compiled StateGraph is (not from low-level nodes).

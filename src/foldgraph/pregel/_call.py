@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, Generic, TypeVar
 
+import attrs
 from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope, interrupt_id
@@ -38,6 +39,7 @@ from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.node import injected, task_injections
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, GraphInterrupt
+from foldgraph.pregel import _emit as emit
 from foldgraph.pregel._node import _next_interval, _retry_matches
 from foldgraph.pregel._protocol import FG_TASK, CallRecord
 from foldgraph.pregel._timeout import run_with_timeout
@@ -190,9 +192,12 @@ class Calls:
             ret = next((v for c, v in done if c == RETURN), MISSING)
             if ret is not MISSING:
                 # Ended in an earlier attempt of this step: its result comes from the checkpoint.
+                record = self._live(CallRecord(child, (), reused=True), start=True)
                 with self.root.lock:
-                    self.records.append(CallRecord(child, (), reused=True))
+                    self.records.append(record)
                 return _resolved(ret, loop)
+        if self.run.live_calls is not None:
+            self._live_start(child)
         policies = tuple(retry_policy) or _graph_policies(self.run.graph)
         cache_policy = cache_policy or getattr(self.run.graph, "cache_policy", None)
         spec = _CallSpec(child, func, args, kwargs, policies, cache_policy, is_async, timeout)
@@ -407,8 +412,26 @@ class Calls:
             return
         else:
             writes.append((ERROR, repr(error)))
+        record = self._live(CallRecord(spec.task, tuple(writes), cached))
         with self.root.lock:
-            self.records.append(CallRecord(spec.task, tuple(writes), cached))
+            self.records.append(record)
+
+    def _live_start(self, task: Task) -> None:
+        run = self.run
+        for chunk in emit.task_start(run.ns, run.modes, task, self.step):
+            run.live_calls(chunk)
+
+    def _live(self, record: CallRecord, *, start: bool = False) -> CallRecord:
+        """Send a call's chunks to the caller now, when the run streams calls live."""
+        run = self.run
+        put = run.live_calls
+        if put is None:
+            return record
+        if start:
+            self._live_start(record.task)
+        for chunk in emit.call_end(run.ns, run.modes, record, self.step):
+            put(chunk)
+        return attrs.evolve(record, streamed=True)
 
     # -- waiting for calls at the end of the calling task -------------------------------------
 

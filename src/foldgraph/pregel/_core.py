@@ -39,6 +39,10 @@ logger = logging.getLogger("foldgraph.pregel")
 class GraphCore:
     """A compiled graph's data: the pure spec, the node runners, and run-time settings."""
 
+    streams_task_calls = False
+    """Its nodes call functional-API tasks (an entrypoint): a stream shows each call's
+    start and result as they happen, which needs the live queue."""
+
     def __init__(
         self,
         *,

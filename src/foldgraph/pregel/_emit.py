@@ -11,7 +11,7 @@ from typing import Any
 
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.snapshot import Snapshot, Task
-from foldgraph.constants import START
+from foldgraph.constants import CONF, START
 from foldgraph.errors import Interrupt
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._node import NodeOutput
@@ -79,18 +79,32 @@ def checkpoint(
     checkpoint_ns: str,
     thread_id: Any,
     pending: Mapping[str, list[tuple[str, Any]]] | None = None,
+    echo: dict[str, Any] | None = None,
+    hidden: Any = (),
+    saved: bool = False,
 ) -> Chunks:
     """A saved checkpoint, as the `checkpoints` mode shows it.
 
     `pending` are the writes saved on it (a resumed run streams the checkpoint it
     starts from): its tasks then show their error, or their result, as LangGraph's do.
+    Its config (and its parent's, unless it was loaded: `saved`) carry the run's own
+    `configurable` keys too (`echo`), as LangGraph's do; `hidden` metadata keys (those
+    the saver copies from the config) are left out.
     """
     state = graph._state_snapshot(snapshot, pending or {}, checkpoint_ns, thread_id)
+    config, parent_config = state.config, state.parent_config
+    if echo:
+        config = {**config, CONF: {**echo, **config[CONF]}}
+        if parent_config is not None and not saved:
+            parent_config = {**parent_config, CONF: {**echo, **parent_config[CONF]}}
+    metadata = state.metadata
+    if hidden and metadata:
+        metadata = {k: v for k, v in metadata.items() if k not in hidden}
     payload = {
-        "config": state.config,
-        "parent_config": state.parent_config,
+        "config": config,
+        "parent_config": parent_config,
         "values": state.values,
-        "metadata": state.metadata,
+        "metadata": metadata,
         "next": list(state.next),
         "tasks": [_checkpoint_task(t) for t in state.tasks],
     }
@@ -154,10 +168,16 @@ def task_result(
 
 def call(ns: tuple[str, ...], modes: frozenset[str], record: CallRecord, step: int) -> Chunks:
     """A functional-API task call that ended: its task events, and its result as an update."""
+    if "tasks" in modes or "debug" in modes:
+        yield from task_start(ns, modes, record.task, step)
+    yield from call_end(ns, modes, record, step)
+
+
+def call_end(ns: tuple[str, ...], modes: frozenset[str], record: CallRecord, step: int) -> Chunks:
+    """What a task call that ended shows after its start: its result as an update and
+    its task result (nothing more for one read back from the checkpoint)."""
     task = record.task
     streams_tasks = "tasks" in modes or "debug" in modes
-    if streams_tasks:
-        yield from task_start(ns, modes, task, step)
     if record.reused:
         return  # read back from the checkpoint: LangGraph shows only that it started
     returned = [v for c, v in record.writes if c == "__return__"]
@@ -166,8 +186,9 @@ def call(ns: tuple[str, ...], modes: frozenset[str], record: CallRecord, step: i
         if record.cached:
             update["__metadata__"] = {"cached": True}
         yield Emit(ns, "updates", update)
-    if streams_tasks and not record.cached:
-        errors = [v for c, v in record.writes if c == "__error__"]
+    errors = [v for c, v in record.writes if c == "__error__"]
+    if streams_tasks and not record.cached and (returned or errors):
+        # A call that interrupted shows no result (as LangGraph): it ends when resumed.
         interrupts = [i for c, v in record.writes if c == "__interrupt__" for i in v]
         payload = {
             "id": task.id,

@@ -32,6 +32,7 @@ __all__ = [
     "no_writer",
     "stream_modes",
     "stream_run",
+    "with_str_thread",
 ]
 
 ALL_MODES = frozenset(
@@ -46,7 +47,7 @@ def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, A
     is not a config key (`{"thread_id": ...}`) is taken as a `configurable` entry,
     and a recursion limit below 1 is a ValueError before anything runs.
     """
-    merged = merged_config(graph.config, config)
+    merged = with_str_thread(merged_config(graph.config, config))
     limit = merged.get("recursion_limit")
     if limit is not None and limit < 1:
         raise ValueError("recursion_limit must be at least 1")
@@ -59,6 +60,16 @@ def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, A
             if extra:
                 merged["metadata"] = {**metadata, **extra}
     return merged
+
+
+def with_str_thread(config: Any) -> Any:
+    """`config` with its `thread_id` as a string: LangGraph stores and shows a thread
+    given as a UUID (or an int) under its `str`, so both name the same thread."""
+    conf = config.get(CONF) if config else None
+    thread_id = conf.get("thread_id") if conf else None
+    if thread_id is None or isinstance(thread_id, str):
+        return config
+    return {**config, CONF: {**conf, "thread_id": str(thread_id)}}
 
 
 _TO_METADATA = frozenset(
@@ -155,7 +166,7 @@ def make_run(
         # One answer given without an id is taken once, by the first interrupt() to
         # ask at any depth (LangGraph's null resume).
         null_resume = parent_run.null_resume
-        sink = parent_run.child_sink if parent_run.subgraphs else None
+        sink = parent_run.sink
         conf = {k: v for k, v in conf.items() if k not in (FG_TASK, "checkpoint_id")}
         conf["checkpoint_ns"] = checkpoint_ns
         conf["__fg_parents__"] = {
@@ -182,6 +193,8 @@ def make_run(
         raise ValueError(f"Invalid durability {durability!r}: use 'sync', 'async' or 'exit'.")
     if context is None and parent_run is not None:
         runtime = parent_run.runtime
+        if "custom" in parent_run.modes:
+            runtime = runtime.override(stream_writer=_custom_writer(sink, ns))
     else:
         # With its own RunControl now, so `attach_control` has nothing to replace.
         runtime = Runtime(
@@ -212,6 +225,8 @@ def make_run(
         resuming=parent_run is not None and parent_run.resuming,
         replay=parent_run.replay if parent_run is not None else None,
         parent_sink=sink,
+        sink=sink,
+        messages=parent_run.messages if parent_run is not None else None,
     )
 
 
@@ -227,16 +242,43 @@ def stream_run(
 ) -> tuple[Run, queue.SimpleQueue[Any] | None, str | None]:
     """Set up a streaming run: its modes, its live queue and its messages handler."""
     modes, single = stream_modes(graph, stream_mode, config)
-    live, writer = _live_queue(modes)
+    calls = graph.streams_task_calls
+    live, writer = _live_queue(modes, calls)
     run = make_run(graph, input, config, modes, writer=writer, **options)
     run.subgraphs = subgraphs
+    if calls and live is not None and modes & _CALL_MODES:
+        run.live_calls = live.put
+    if subgraphs and run.sink is None:
+        # The root of the tree: every graph below sends its chunks here, in the order
+        # they happen (through the live queue when the run has one).
+        run.sink = _QueueSink(live) if live is not None else run.child_sink
     v2 = bool((config or {}).get("configurable", {}).get("__pregel_stream_messages_v2"))
-    run.messages = _messages_handler(modes, live, v2)
+    handler = _messages_handler(modes, live, run, subgraphs or run.sink is not None, v2)
+    if handler is not None:
+        run.messages = handler
     if "tools" in modes and live is not None:
         from foldgraph._shell.tools import StreamToolCallHandler
 
         run.tools = StreamToolCallHandler(lambda ns, data: live.put(Emit(ns, "tools", data)))
     return run, live, single
+
+
+class _QueueSink:
+    """A live queue seen as a sink: subgraph chunks interleave with custom and messages
+    chunks in the order they are produced."""
+
+    __slots__ = ("append",)
+
+    def __init__(self, live: queue.SimpleQueue[Any]) -> None:
+        self.append = live.put
+
+
+def _custom_writer(sink: Any, ns: tuple[str, ...]) -> Any:
+    """A subgraph's `custom` writer: its chunks carry its namespace, and are dropped
+    unless the root streams with `subgraphs=True` (as LangGraph)."""
+    if sink is None:
+        return no_writer
+    return lambda chunk: sink.append(Emit(ns, "custom", chunk))
 
 
 def stream_modes(
@@ -265,16 +307,26 @@ def no_writer(_chunk: Any) -> None:
     return None
 
 
-def _live_queue(modes: frozenset[str]) -> tuple[queue.SimpleQueue[Any] | None, Any]:
-    """The thread-safe queue for chunks emitted while tasks run, and the custom writer."""
-    if not modes & {"custom", "messages", "tools"}:
+_CALL_MODES = frozenset({"updates", "tasks", "debug"})
+
+
+def _live_queue(
+    modes: frozenset[str], calls: bool = False
+) -> tuple[queue.SimpleQueue[Any] | None, Any]:
+    """The thread-safe queue for chunks emitted while tasks run, and the custom writer
+    (`calls`: the graph's task calls stream their results as they end)."""
+    if not modes & {"custom", "messages", "tools"} and not (calls and modes & _CALL_MODES):
         return None, no_writer
     live: queue.SimpleQueue[Any] = queue.SimpleQueue()
     return live, (live.put if "custom" in modes else no_writer)
 
 
 def _messages_handler(
-    modes: frozenset[str], live: queue.SimpleQueue[Any] | None, v2: bool = False
+    modes: frozenset[str],
+    live: queue.SimpleQueue[Any] | None,
+    run: Run,
+    subgraphs: bool,
+    v2: bool = False,
 ) -> Any:
     """The messages-mode handler; `v2` (a v3 run) wants content-block events."""
     if "messages" not in modes or live is None:
@@ -282,7 +334,10 @@ def _messages_handler(
     from foldgraph._shell.messages import StreamMessagesHandler, StreamMessagesHandlerV2
 
     handler = StreamMessagesHandlerV2 if v2 else StreamMessagesHandler
-    return handler(lambda ns, payload: live.put(Emit(ns, "messages", payload)))
+    return handler(
+        lambda ns, payload: live.put(Emit(ns, "messages", payload)),
+        depth=None if subgraphs else len(run.ns),
+    )
 
 
 def _nodes_arg(value: Any, default: Sequence[str]) -> list[str]:

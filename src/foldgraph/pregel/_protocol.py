@@ -80,6 +80,8 @@ class CallRecord:
     cached: bool = False
     reused: bool = False
     """Ended in an earlier run from this checkpoint: its result was read back, not saved again."""
+    streamed: bool = False
+    """Its chunks already went to the caller as it ended (a run streaming task calls live)."""
 
 
 Results = dict[tuple[Any, ...], TaskResult]

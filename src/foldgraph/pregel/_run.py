@@ -98,8 +98,12 @@ class Run:
     """The run continues saved work (as LangGraph's resuming flag): true for a root run
     given None or a Command on a thread with a checkpoint, until its first step commits;
     a nested run inherits its parent's at the time it starts."""
-    parent_sink: list[Emit] | None = None
+    parent_sink: Any = None
+    """Where this run's chunks go besides its caller: the root's sink (`.append`)."""
     subgraphs: bool = False
+    sink: Any = None
+    """Where graphs run inside this run's tasks send their chunks (streamed with
+    `subgraphs=True`): the root's `child_sink`, or its live queue, shared at every depth."""
     # filled while running
     child_sink: list[Emit] = dataclasses.field(default_factory=list)
     resumed: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -115,7 +119,11 @@ class Run:
     """The state after the last step whose tasks wrote an output channel."""
     null_resume: list[Any] = dataclasses.field(default_factory=list)
     messages: Any = None
-    """The messages-stream callback handler, when that mode is on."""
+    """The messages-stream callback handler, when that mode is on (a subgraph's run
+    shares its parent's)."""
+    live_calls: Any = None
+    """Where task calls send their chunks as they start and end (the live queue's `put`),
+    when the graph makes task calls and the caller streams them; else None."""
     tools: Any = None
     """The tools-stream callback handler, when that mode is on."""
     start_extra: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
@@ -290,7 +298,7 @@ class Run:
             and ("checkpoints" in self.modes or "debug" in self.modes)
         ):
             # As LangGraph: a resumed run first streams the checkpoint it goes on from.
-            yield from self._emit_checkpoint(self.snapshot, self._loaded_pending)
+            yield from self._emit_checkpoint(self.snapshot, self._loaded_pending, saved=True)
         while True:
             snapshot = self.snapshot
             step = snapshot.step + 1
@@ -882,7 +890,8 @@ class Run:
         """Save the functional-API task calls that ended, and stream them."""
         self.keep_calls(calls)
         for record in calls:
-            yield from emit.call(self.ns, self.modes, record, step)
+            if not record.streamed:
+                yield from emit.call(self.ns, self.modes, record, step)
 
     def flush_final(self) -> None:
         if self.durability == "exit":
@@ -902,11 +911,31 @@ class Run:
         )
 
     def _emit_checkpoint(
-        self, snapshot: Snapshot, pending: Mapping[str, list[tuple[str, Any]]] | None = None
+        self,
+        snapshot: Snapshot,
+        pending: Mapping[str, list[tuple[str, Any]]] | None = None,
+        *,
+        saved: bool = False,
     ) -> Generator[Emit, Any, None]:
+        """A checkpoint chunk. One made by this run shows the metadata the run wrote (not
+        the config keys the saver adds to what it stores); a loaded one, what was stored."""
         return emit.checkpoint(
-            self.graph, self.ns, self.modes, snapshot, self.checkpoint_ns, self.thread_id, pending
+            self.graph,
+            self.ns,
+            self.modes,
+            snapshot,
+            self.checkpoint_ns,
+            self.thread_id,
+            pending,
+            self._echo(),
+            () if saved else (self._metadata_extra or ()),
+            saved,
         )
+
+    def _echo(self) -> dict[str, Any]:
+        """The caller's `configurable` keys (not foldgraph's own), shown in checkpoint chunks."""
+        conf = self.config.get(CONF, {})
+        return {k: v for k, v in conf.items() if not k.startswith("__fg_")}
 
     # -- task context ------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from foldgraph.constants import CONF, END, START
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.pregel._core import GraphCore, own_namespace, subgraph_of
 from foldgraph.pregel._emit import now_iso
+from foldgraph.pregel._prepare import with_str_thread
 from foldgraph.pregel._protocol import VIA
 from foldgraph.types import StateSnapshot, StateUpdate
 
@@ -105,6 +106,7 @@ def _child_saver(graph: GraphCore, sub: GraphCore) -> Any:
 def get_state(self: GraphCore, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
     """The thread's state: latest checkpoint (pending writes applied) or the one asked for."""
     saver = _saver(self)
+    config = with_str_thread(config)
     target, ns, config = _addressed(self, config)
     saved = saver._stored_tuple(config)
     thread_id = config.get(CONF, {}).get("thread_id")
@@ -141,6 +143,7 @@ def get_state_history(
 ) -> Iterator[StateSnapshot]:
     """Every checkpoint of the thread, newest first."""
     saver = _saver(self)
+    config = with_str_thread(config)
     target, ns, config = _addressed(self, config)
     thread_id = config.get(CONF, {}).get("thread_id")
     list_config = {CONF: {"thread_id": thread_id, "checkpoint_ns": ns}}
@@ -212,6 +215,7 @@ def bulk_update_state(
 ) -> dict[str, Any]:
     """Apply several supersteps of updates, one checkpoint each."""
     saver = _saver(self)
+    config = with_str_thread(config)
     if not supersteps:
         raise ValueError("No supersteps provided")
     if any(not step for step in supersteps):

@@ -52,14 +52,16 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
     task_ns = run.task_namespace(task)
     conf["checkpoint_ns"] = task_ns
     conf[FG_TASK] = (run, task)
+    shared = base.get("metadata", {})
     metadata = {
-        **base.get("metadata", {}),
+        **shared,
         "langgraph_step": step,
         "langgraph_node": task.name,
         "langgraph_triggers": task.triggers,
         "langgraph_path": task.path,
         "langgraph_checkpoint_ns": task_ns,
-        "checkpoint_ns": task_ns,
+        # The outermost task's namespace, kept at every depth below it (as LangGraph).
+        "checkpoint_ns": shared.get("checkpoint_ns") or task_ns,
     }
     config = {**base, CONF: conf, "metadata": metadata}
     if run.messages is not None:
@@ -257,11 +259,15 @@ def _finish(
             cached=result.cached,
         )
     if run.messages is not None and not runner.is_start:
-        from foldgraph._shell.messages import namespace_of
+        from foldgraph._shell.messages import namespace_of, written_metadata
 
         written = [v for c, v in result.writes if c in graph._stream_set]
         meta = scope.config.get("metadata", {})
-        run.messages.emit_written(namespace_of(meta.get("checkpoint_ns", "")), written, meta)
+        run.messages.emit_written(
+            namespace_of(meta.get("langgraph_checkpoint_ns", "")),
+            written,
+            written_metadata(meta, nested=run.nested),
+        )
     if runner.branches:
         extra = route_writes(runner, branch_results or [])
         result = NodeOutput(writes=(*result.writes, *extra), updates=result.updates, cached=cached)
@@ -342,7 +348,7 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     scope = _Scope(run, task, step)
     value = runner.node_input(task)
     if run.messages is not None and not runner.is_start:
-        run.messages.see_input(value)
+        run.messages.see_input(value, run.ns)
     traced = None
     if not runner.is_start and (
         run.messages is not None or run.tools is not None or has_callbacks(run.config)
@@ -400,7 +406,7 @@ async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)
     if run.messages is not None and not runner.is_start:
-        run.messages.see_input(value)
+        run.messages.see_input(value, run.ns)
     traced = None
     if not runner.is_start and (
         run.messages is not None or run.tools is not None or has_callbacks(run.config)
@@ -538,11 +544,14 @@ async def _aend_chain_run(traced: Any, result: TaskResult, policy: Any = None) -
 
 
 def _with_handler(callbacks: Any, handler: Any) -> Any:
-    """The run's callbacks plus the messages-stream handler."""
+    """The run's callbacks plus the messages-stream handler (once: a subgraph's run
+    inherits it from its parent task's config)."""
     if callbacks is None:
         return [handler]
     if isinstance(callbacks, list):
-        return [*callbacks, handler]
+        return callbacks if handler in callbacks else [*callbacks, handler]
+    if handler in callbacks.handlers:
+        return callbacks
     manager = callbacks.copy()
     manager.add_handler(handler, inherit=True)
     return manager
