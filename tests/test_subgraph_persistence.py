@@ -596,6 +596,51 @@ def test_command_parent_at_the_root_raises_the_parent_command() -> None:
         app.invoke({"x": ["a"]}, {"configurable": {"thread_id": "r"}})
 
 
+# -- time travel to a subgraph's own checkpoint ---------------------------------------------
+
+
+def record_subgraph_time_travel(checkpointer: Any) -> dict[str, Any]:
+    """A checkpoint from a subgraph's own history, given to the parent: the parent
+    replays from its checkpoint in the config's checkpoint_map, and the subgraph from
+    the one named for it (a checkpointer=True subgraph forks it; a per-call one, under
+    a new task, starts again)."""
+    child = (
+        StateGraph(S)
+        .add_node("m", tagger("m"))
+        .add_node("w", tagger("w"))
+        .add_edge(START, "m")
+        .add_edge("m", "w")
+        .compile(checkpointer=checkpointer, interrupt_before=["w"])
+    )
+    parent = (
+        StateGraph(S)
+        .add_node("r", tagger("r"))
+        .add_node("sub", child)
+        .add_edge(START, "r")
+        .add_edge("r", "sub")
+        .compile(checkpointer=InMemorySaver())
+    )
+    ids = Ids()
+    cfg = {"configurable": {"thread_id": "1"}}
+    out: dict[str, Any] = {"stopped": ids.plain(parent.invoke({"x": ["a"]}, cfg))}
+    out["continued"] = ids.plain(list(parent.stream(None, cfg, subgraphs=True)))
+    before = next(h for h in parent.get_state_history(cfg) if h.next == ("sub",))
+    history = list(parent.get_state_history(before.tasks[0].state))
+    out["subgraph history"] = [ids.plain(h) for h in history]
+    target = next(h for h in history if h.next == ("m",))
+    out["replayed"] = ids.plain(
+        list(parent.stream(None, target.config, stream_mode="values", subgraphs=True))
+    )
+    out["state"] = ids.plain(parent.get_state(cfg, subgraphs=True))
+    out["namespaces"] = namespaces(parent.checkpointer, "1", ids)
+    return out
+
+
+@pytest.mark.parametrize("checkpointer", [None, True], ids=["None", "True"])
+def test_replay_from_a_checkpoint_of_the_subgraphs_own_history(checkpointer: Any) -> None:
+    assert record_subgraph_time_travel(checkpointer) == SUBGRAPH_TIME_TRAVEL[checkpointer]
+
+
 # -- foldgraph's history tools across subgraph namespaces -------------------------------------
 
 
@@ -664,6 +709,8 @@ def langgraph_records(name: str) -> dict[Any, Any]:
         return {b: record_subgraph_breakpoint(*b) for b in BREAKPOINTS}
     if name == "PARENT_COMMAND":
         return {cp: record_parent_command(cp) for cp in (None, True, False)}
+    if name == "SUBGRAPH_TIME_TRAVEL":
+        return {cp: record_subgraph_time_travel(cp) for cp in (None, True)}
     raise KeyError(name)
 
 
@@ -6115,6 +6162,444 @@ PARENT_COMMAND = {
                     ("input", -1, {}, " | __start__"),
                 ],
             )
+        ],
+    },
+}
+
+SUBGRAPH_TIME_TRAVEL = {
+    None: {
+        "stopped": {"x": ["a", "r"]},
+        "continued": [
+            (("sub:<0>",), {"w": {"x": ["w"]}}),
+            ((), {"sub": {"x": ["a", "r", "m", "w"]}}),
+        ],
+        "subgraph history": [
+            {
+                "values": {"x": ["a", "r", "m", "w"]},
+                "next": (),
+                "config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub:<0>",
+                        "checkpoint_id": "<1>",
+                        "checkpoint_map": {"": "<2>", "sub:<0>": "<1>"},
+                    }
+                },
+                "metadata": {"source": "loop", "step": 2, "parents": {"": "<2>"}},
+                "parent_config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub:<0>",
+                        "checkpoint_id": "<3>",
+                        "checkpoint_map": {"": "<2>", "sub:<0>": "<3>"},
+                    }
+                },
+                "tasks": [],
+                "interrupts": (),
+            },
+            {
+                "values": {"x": ["a", "r", "m"]},
+                "next": ("w",),
+                "config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub:<0>",
+                        "checkpoint_id": "<3>",
+                        "checkpoint_map": {"": "<2>", "sub:<0>": "<3>"},
+                    }
+                },
+                "metadata": {"source": "loop", "step": 1, "parents": {"": "<2>"}},
+                "parent_config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub:<0>",
+                        "checkpoint_id": "<4>",
+                        "checkpoint_map": {"": "<2>", "sub:<0>": "<4>"},
+                    }
+                },
+                "tasks": [
+                    {
+                        "id": "<5>",
+                        "name": "w",
+                        "error": None,
+                        "interrupts": (),
+                        "state": None,
+                        "result": {"x": ["w"]},
+                    }
+                ],
+                "interrupts": (),
+            },
+            {
+                "values": {"x": ["a", "r"]},
+                "next": ("m",),
+                "config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub:<0>",
+                        "checkpoint_id": "<4>",
+                        "checkpoint_map": {"": "<2>", "sub:<0>": "<4>"},
+                    }
+                },
+                "metadata": {"source": "loop", "step": 0, "parents": {"": "<2>"}},
+                "parent_config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub:<0>",
+                        "checkpoint_id": "<6>",
+                        "checkpoint_map": {"": "<2>", "sub:<0>": "<6>"},
+                    }
+                },
+                "tasks": [
+                    {
+                        "id": "<7>",
+                        "name": "m",
+                        "error": None,
+                        "interrupts": (),
+                        "state": None,
+                        "result": {"x": ["m"]},
+                    }
+                ],
+                "interrupts": (),
+            },
+            {
+                "values": {"x": []},
+                "next": ("__start__",),
+                "config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub:<0>",
+                        "checkpoint_id": "<6>",
+                        "checkpoint_map": {"": "<2>", "sub:<0>": "<6>"},
+                    }
+                },
+                "metadata": {"source": "input", "step": -1, "parents": {"": "<2>"}},
+                "parent_config": None,
+                "tasks": [
+                    {
+                        "id": "<8>",
+                        "name": "__start__",
+                        "error": None,
+                        "interrupts": (),
+                        "state": None,
+                        "result": {"x": ["a", "r"]},
+                    }
+                ],
+                "interrupts": (),
+            },
+        ],
+        "replayed": [
+            ((), {"x": ["a", "r"]}),
+            (("sub:<9>",), {"x": ["a", "r"]}),
+            (("sub:<9>",), {"x": ["a", "r", "m"]}),
+        ],
+        "state": {
+            "values": {"x": ["a", "r"]},
+            "next": ("sub",),
+            "config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "",
+                    "checkpoint_id": "<10>",
+                    "checkpoint_map": {"": "<10>", "sub:<0>": "<4>"},
+                }
+            },
+            "metadata": {"source": "fork", "step": 2, "parents": {"": "<2>", "sub:<0>": "<4>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "",
+                    "checkpoint_id": "<2>",
+                    "checkpoint_map": {"": "<2>", "sub:<0>": "<4>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<9>",
+                    "name": "sub",
+                    "error": None,
+                    "interrupts": (),
+                    "state": {
+                        "values": {"x": ["a", "r", "m"]},
+                        "next": ("w",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub:<9>",
+                                "checkpoint_id": "<11>",
+                                "checkpoint_map": {"": "<10>", "sub:<0>": "<4>", "sub:<9>": "<11>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 1,
+                            "parents": {"": "<10>", "sub:<0>": "<4>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub:<9>",
+                                "checkpoint_id": "<12>",
+                                "checkpoint_map": {"": "<10>", "sub:<0>": "<4>", "sub:<9>": "<12>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<13>",
+                                "name": "w",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (),
+        },
+        "namespaces": [
+            (
+                "",
+                [
+                    ("fork", 2, {"": "<2>", "sub:<0>": "<4>"}, "a r | branch:to:sub"),
+                    ("loop", 2, {}, "a r a r m w"),
+                    ("loop", 1, {}, "a r | branch:to:sub"),
+                    ("loop", 0, {}, "a | branch:to:r"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            ),
+            (
+                "sub:T",
+                [
+                    ("loop", 2, {"": "<2>"}, "a r m w"),
+                    ("loop", 1, {"": "<2>"}, "a r m | branch:to:w"),
+                    ("loop", 0, {"": "<2>"}, "a r | branch:to:m"),
+                    ("input", -1, {"": "<2>"}, " | __start__"),
+                ],
+            ),
+            (
+                "sub:T",
+                [
+                    ("loop", 1, {"": "<10>", "sub:<0>": "<4>"}, "a r m | branch:to:w"),
+                    ("loop", 0, {"": "<10>", "sub:<0>": "<4>"}, "a r | branch:to:m"),
+                    ("input", -1, {"": "<10>", "sub:<0>": "<4>"}, " | __start__"),
+                ],
+            ),
+        ],
+    },
+    True: {
+        "stopped": {"x": ["a", "r"]},
+        "continued": [(("sub",), {"w": {"x": ["w"]}}), ((), {"sub": {"x": ["a", "r", "m", "w"]}})],
+        "subgraph history": [
+            {
+                "values": {"x": ["a", "r", "m", "w"]},
+                "next": (),
+                "config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub",
+                        "checkpoint_id": "<0>",
+                        "checkpoint_map": {"": "<1>", "sub": "<0>"},
+                    }
+                },
+                "metadata": {"source": "loop", "step": 2, "parents": {"": "<1>"}},
+                "parent_config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub",
+                        "checkpoint_id": "<2>",
+                        "checkpoint_map": {"": "<1>", "sub": "<2>"},
+                    }
+                },
+                "tasks": [],
+                "interrupts": (),
+            },
+            {
+                "values": {"x": ["a", "r", "m"]},
+                "next": ("w",),
+                "config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub",
+                        "checkpoint_id": "<2>",
+                        "checkpoint_map": {"": "<1>", "sub": "<2>"},
+                    }
+                },
+                "metadata": {"source": "loop", "step": 1, "parents": {"": "<1>"}},
+                "parent_config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub",
+                        "checkpoint_id": "<3>",
+                        "checkpoint_map": {"": "<1>", "sub": "<3>"},
+                    }
+                },
+                "tasks": [
+                    {
+                        "id": "<4>",
+                        "name": "w",
+                        "error": None,
+                        "interrupts": (),
+                        "state": None,
+                        "result": {"x": ["w"]},
+                    }
+                ],
+                "interrupts": (),
+            },
+            {
+                "values": {"x": ["a", "r"]},
+                "next": ("m",),
+                "config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub",
+                        "checkpoint_id": "<3>",
+                        "checkpoint_map": {"": "<1>", "sub": "<3>"},
+                    }
+                },
+                "metadata": {"source": "loop", "step": 0, "parents": {"": "<1>"}},
+                "parent_config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub",
+                        "checkpoint_id": "<5>",
+                        "checkpoint_map": {"": "<1>", "sub": "<5>"},
+                    }
+                },
+                "tasks": [
+                    {
+                        "id": "<6>",
+                        "name": "m",
+                        "error": None,
+                        "interrupts": (),
+                        "state": None,
+                        "result": {"x": ["m"]},
+                    }
+                ],
+                "interrupts": (),
+            },
+            {
+                "values": {"x": []},
+                "next": ("__start__",),
+                "config": {
+                    "configurable": {
+                        "thread_id": "1",
+                        "checkpoint_ns": "sub",
+                        "checkpoint_id": "<5>",
+                        "checkpoint_map": {"": "<1>", "sub": "<5>"},
+                    }
+                },
+                "metadata": {"source": "input", "step": -1, "parents": {"": "<1>"}},
+                "parent_config": None,
+                "tasks": [
+                    {
+                        "id": "<7>",
+                        "name": "__start__",
+                        "error": None,
+                        "interrupts": (),
+                        "state": None,
+                        "result": {"x": ["a", "r"]},
+                    }
+                ],
+                "interrupts": (),
+            },
+        ],
+        "replayed": [
+            ((), {"x": ["a", "r"]}),
+            (("sub",), {"x": ["a", "r"]}),
+            (("sub",), {"x": ["a", "r", "m"]}),
+        ],
+        "state": {
+            "values": {"x": ["a", "r"]},
+            "next": ("sub",),
+            "config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "",
+                    "checkpoint_id": "<8>",
+                    "checkpoint_map": {"": "<8>", "sub": "<3>"},
+                }
+            },
+            "metadata": {"source": "fork", "step": 2, "parents": {"": "<1>", "sub": "<3>"}},
+            "parent_config": {
+                "configurable": {
+                    "thread_id": "1",
+                    "checkpoint_ns": "",
+                    "checkpoint_id": "<1>",
+                    "checkpoint_map": {"": "<1>", "sub": "<3>"},
+                }
+            },
+            "tasks": [
+                {
+                    "id": "<9>",
+                    "name": "sub",
+                    "error": None,
+                    "interrupts": (),
+                    "state": {
+                        "values": {"x": ["a", "r", "m"]},
+                        "next": ("w",),
+                        "config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub",
+                                "checkpoint_id": "<10>",
+                                "checkpoint_map": {"": "<8>", "sub": "<10>"},
+                            }
+                        },
+                        "metadata": {
+                            "source": "loop",
+                            "step": 2,
+                            "parents": {"": "<8>", "sub": "<3>"},
+                        },
+                        "parent_config": {
+                            "configurable": {
+                                "thread_id": "1",
+                                "checkpoint_ns": "sub",
+                                "checkpoint_id": "<11>",
+                                "checkpoint_map": {"": "<8>", "sub": "<11>"},
+                            }
+                        },
+                        "tasks": [
+                            {
+                                "id": "<12>",
+                                "name": "w",
+                                "error": None,
+                                "interrupts": (),
+                                "state": None,
+                                "result": None,
+                            }
+                        ],
+                        "interrupts": (),
+                    },
+                    "result": None,
+                }
+            ],
+            "interrupts": (),
+        },
+        "namespaces": [
+            (
+                "",
+                [
+                    ("fork", 2, {"": "<1>", "sub": "<3>"}, "a r | branch:to:sub"),
+                    ("loop", 2, {}, "a r a r m w"),
+                    ("loop", 1, {}, "a r | branch:to:sub"),
+                    ("loop", 0, {}, "a | branch:to:r"),
+                    ("input", -1, {}, " | __start__"),
+                ],
+            ),
+            (
+                "sub",
+                [
+                    ("loop", 2, {"": "<8>", "sub": "<3>"}, "a r m | branch:to:w"),
+                    ("fork", 1, {"": "<8>", "sub": "<3>"}, "a r | branch:to:m"),
+                    ("loop", 2, {"": "<1>"}, "a r m w"),
+                    ("loop", 1, {"": "<1>"}, "a r m | branch:to:w"),
+                    ("loop", 0, {"": "<1>"}, "a r | branch:to:m"),
+                    ("input", -1, {"": "<1>"}, " | __start__"),
+                ],
+            ),
         ],
     },
 }

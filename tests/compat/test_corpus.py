@@ -26,14 +26,7 @@ if str(ROOT) not in sys.path:
 compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
-KNOWN_GAPS: dict[str, str] = {
-    # Everything matches but the guide's replay from a subgraph's past checkpoint:
-    # graph.stream(None, config=<a subgraph checkpoint's config>) raises EmptyInputError,
-    # where LangGraph resumes the parent at that subgraph task and the subgraph from that
-    # checkpoint (stateful subgraphs).
-    "subgraph_manage_state": "replay from a subgraph checkpoint's config raises "
-    "EmptyInputError (subgraphs)",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 PROGRAM_TIMEOUT_S = 60
 

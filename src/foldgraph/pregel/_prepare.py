@@ -174,11 +174,13 @@ def make_run(
             parent_run.checkpoint_ns: parent_run.snapshot.id,
         }
         cfg = {**cfg, CONF: conf}
-    elif checkpointer is True:
-        raise RuntimeError("checkpointer=True cannot be used for root graphs.")
-    elif checkpointer is False:
-        checkpointer = None
     else:
+        conf = _root_address(conf)
+        cfg = {**cfg, CONF: conf}
+        if checkpointer is True:
+            raise RuntimeError("checkpointer=True cannot be used for root graphs.")
+        if checkpointer is False:
+            checkpointer = None
         child_saver = checkpointer
     if checkpointer is not None and not (
         conf.get("thread_id") is not None
@@ -228,6 +230,22 @@ def make_run(
         sink=sink,
         messages=parent_run.messages if parent_run is not None else None,
     )
+
+
+def _root_address(conf: dict[str, Any]) -> dict[str, Any]:
+    """A root run's configurable, as LangGraph reads it. A subgraph's config (from its
+    history) given to the root graph addresses the root's checkpoint in its
+    checkpoint_map, and the subgraph's own through the same map; a run with a
+    checkpoint_map records it as the parents of the checkpoints it saves."""
+    mapping = conf.get("checkpoint_map")
+    if conf.get("checkpoint_ns"):
+        conf = {k: v for k, v in conf.items() if k != "checkpoint_id"}
+        conf["checkpoint_ns"] = ""
+        if mapping and "" in mapping:
+            conf["checkpoint_id"] = mapping[""]
+    if mapping:
+        conf = {**conf, "__fg_parents__": dict(mapping)}
+    return conf
 
 
 _COORDINATES = ("thread_id", "checkpoint_ns", "checkpoint_id", "checkpoint_map")

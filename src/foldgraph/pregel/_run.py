@@ -497,7 +497,14 @@ class Run:
             self.snapshot = self.graph._unsaved
             return False
         replay = self.replay
-        if self.nested and replay is not None and replay.first_visit(self.checkpoint_ns):
+        mapped = self._mapped_checkpoint()
+        if mapped:
+            # Time travel to this subgraph's own checkpoint (a config from its history
+            # given to the parent): that checkpoint, replayed.
+            address = self._load_config()
+            address[CONF]["checkpoint_id"] = mapped
+            saved = self.checkpointer._stored_tuple(address)
+        elif self.nested and replay is not None and replay.first_visit(self.checkpoint_ns):
             # The parent replays a past checkpoint: start from the one this subgraph had
             # then, with the input given anew (not resumed).
             saved = replay.checkpoint_before(self.checkpointer, self._load_config())
@@ -509,8 +516,10 @@ class Run:
             self.snapshot = self.graph._empty
             return False
         self.snapshot = self.graph._snapshot_of(saved)
-        replaying = bool(self.config.get(CONF, {}).get("checkpoint_id")) and not self.ns
-        self._replaying = replaying and self.input is None
+        replaying = bool(mapped) or (
+            bool(self.config.get(CONF, {}).get("checkpoint_id")) and not self.ns
+        )
+        self._replaying = replaying and (self.input is None or bool(mapped))
         pending: dict[str, list[tuple[str, Any]]] = {}
         for tid, chan, val in saved.pending_writes or ():
             if (replaying and chan == RESUME) or tid.startswith(VIA):
@@ -521,6 +530,13 @@ class Run:
             self.snapshot = apply_without_step(self.graph.spec, self.snapshot, null_writes)
         self._pending = pending
         return True
+
+    def _mapped_checkpoint(self) -> str | None:
+        """The checkpoint the config's checkpoint_map names for this nested run, if any."""
+        if not self.nested:
+            return None
+        mapping = self.config.get(CONF, {}).get("checkpoint_map")
+        return mapping.get(self.checkpoint_ns) if mapping else None
 
     def _load_config(self) -> dict[str, Any]:
         conf = self.config.get(CONF, {})
