@@ -16,7 +16,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import StructuredTool
 
-from benchmarks._harness import Lib, Metric, Settings, Workload, check, median_time
+from benchmarks._harness import Lib, Metric, Settings, Workload, check, median_wall_cpu
 
 
 class RoundsChatModel(FakeMessagesListChatModel):
@@ -68,7 +68,7 @@ def run_react_agent(lib: Lib, n: int, settings: Settings) -> dict[str, float]:
             f"react agent of {n} rounds ended with {len(messages)} messages",
         )
         repeats = settings.repeats if n <= 10 else max(3, settings.repeats // 2)
-        out[key] = median_time(invoke, repeats, warmup=0)
+        out[key], out[f"{key}_cpu"] = median_wall_cpu(invoke, repeats, warmup=0)
     return out
 
 
@@ -78,7 +78,9 @@ REACT_AGENT = Workload(
     issue="prebuilt agent parts",
     metrics=(
         Metric("plain", "time per invoke, no checkpointer", "ms"),
+        Metric("plain_cpu", "CPU time per invoke, no checkpointer", "ms"),
         Metric("saver", "time per invoke, InMemorySaver", "ms"),
+        Metric("saver_cpu", "CPU time per invoke, InMemorySaver", "ms"),
     ),
     sizes=(10, 100),
     quick_sizes=(10, 100),

@@ -490,3 +490,62 @@ def test_task_id_is_deterministic_and_uuid_shaped() -> None:
     assert first != task_id("snap", 4, (PULL, "a"))
     assert first != task_id("snap", 3, (PULL, "b"))
     assert [len(part) for part in first.split("-")] == [8, 4, 4, 4, 12]
+
+
+def test_plan_without_inputs_gives_the_same_tasks_and_reads_nothing() -> None:
+    """What the state API lists of a checkpoint's next tasks needs no node input."""
+    import operator as _op
+
+    from foldgraph._kernel.channels import BinaryOperatorAggregate as _Agg
+    from foldgraph._kernel.fold import apply as _apply
+    from foldgraph._kernel.fold import plan as _plan
+    from foldgraph._kernel.snapshot import GraphSpec as _Spec
+    from foldgraph._kernel.snapshot import NodeSpec as _Node
+    from foldgraph._kernel.snapshot import Snapshot as _Snap
+    from foldgraph._kernel.snapshot import Task as _Task
+
+    spec = _Spec.build(
+        channels={"xs": _Agg(list, _op.add).named("xs")},
+        nodes={"a": _Node(name="a", triggers=("xs",), reads=("xs",))},
+    )
+    seed = _Task(name="in", path=("in",), triggers=(), input=None)
+    seeded = _apply(spec, _Snap(), [(seed, [("xs", [1, 2])])])
+    full = _plan(spec, seeded)
+    bare = _plan(spec, seeded, with_input=False)
+    assert [(t.name, t.path, t.triggers, t.id) for t in bare] == [
+        (t.name, t.path, t.triggers, t.id) for t in full
+    ]
+    assert full[0].input == {"xs": [1, 2]}
+    assert bare[0].input is None
+
+
+def test_apply_reuses_an_update_computed_for_the_same_value_and_batch_only() -> None:
+    """`fresh_snapshot`'s channel updates stand in for apply's own only when they match."""
+    import operator as _op
+
+    from foldgraph._kernel.channels import BinaryOperatorAggregate as _Agg
+    from foldgraph._kernel.fold import apply as _apply
+    from foldgraph._kernel.fold import fresh_snapshot as _fresh
+    from foldgraph._kernel.snapshot import GraphSpec as _Spec
+    from foldgraph._kernel.snapshot import NodeSpec as _Node
+    from foldgraph._kernel.snapshot import Snapshot as _Snap
+    from foldgraph._kernel.snapshot import Task as _Task
+
+    spec = _Spec.build(
+        channels={"xs": _Agg(list, _op.add).named("xs")},
+        nodes={"a": _Node(name="a", triggers=("xs",), reads=("xs",))},
+    )
+    seed = _Task(name="in", path=("in",), triggers=(), input=None)
+    base = _apply(spec, _Snap(), [(seed, [("xs", [1])])])
+    a = _Task(name="a", path=("__pregel_pull", "a"), triggers=("xs",), input=None)
+    b = _Task(name="b", path=("__pregel_pull", "b"), triggers=(), input=None)
+    writes = [("xs", [2])]
+    folded: dict = {}
+    local = _fresh(spec, base, writes, folded)
+    plain = _apply(spec, base, [(a, writes)])
+    reused = _apply(spec, base, [(a, writes)], folded=folded)
+    assert reused.values == plain.values and reused.versions == plain.versions
+    assert reused.values["xs"] is local.values["xs"]  # the very value the edges read
+    # Another task wrote the channel too: the recorded update is not the step's.
+    both = _apply(spec, base, [(a, writes), (b, [("xs", [3])])], folded=folded)
+    assert list(both.values["xs"]) == [1, 2, 3]

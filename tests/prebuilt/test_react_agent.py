@@ -275,15 +275,20 @@ def test_async_dynamic_model_needs_the_async_api() -> None:
     )
 
 
-def test_string_model_needs_langchain() -> None:
+@pytest.mark.parametrize("tools", [[weather], []])
+def test_string_model_needs_langchain(tools: list[Any]) -> None:
     if importlib.util.find_spec("langchain") is not None:
         pytest.skip("langchain is installed here; the string form then works")
     with pytest.raises(ImportError) as info:
-        create_react_agent("openai:gpt-4o", [weather])
+        create_react_agent("openai:gpt-4o", tools)
+    assert type(info.value) is ImportError
     assert str(info.value) == (
         "Please install langchain (`pip install langchain`) to use '<provider>:<model>' "
         "string syntax for `model` parameter."
     )
+    # Raised while handling the failed import, which stays visible (as LangGraph 1.2).
+    assert isinstance(info.value.__context__, ModuleNotFoundError)
+    assert not info.value.__suppress_context__
 
 
 # --------------------------------------------------------------------------- guards
@@ -473,43 +478,101 @@ def test_interrupt_before_tools() -> None:
     assert shape(out["messages"])[-1] == ("ai", "sf is sunny, 800k people")
 
 
-def test_a_tracer_sees_the_runs_langgraph_shows() -> None:
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_tracer_sees_the_runs_langgraph_shows(mode: str) -> None:
+    """Each run with its parent and tags, as LangGraph 1.2 reports them: the model's
+    sequence is a sibling of `call_model` under `agent`, and the conditional edge
+    (`should_continue`) is a run of its own under the node it leaves."""
     from langchain_core.callbacks import BaseCallbackHandler
 
     class Recorder(BaseCallbackHandler):
         def __init__(self) -> None:
-            self.runs: list[tuple[str, Any]] = []
+            self.runs: list[tuple[str, Any, Any, tuple[str, ...]]] = []
+            self.names: dict[Any, Any] = {}
+
+        def _add(self, kind: str, name: Any, kw: dict[str, Any]) -> None:
+            self.names[kw["run_id"]] = name
+            parent = self.names.get(kw.get("parent_run_id"))
+            self.runs.append((kind, name, parent, tuple(sorted(kw.get("tags") or []))))
 
         def on_chain_start(self, serialized: Any, inputs: Any, **kw: Any) -> None:
-            self.runs.append(("chain", kw.get("name")))
+            self._add("chain", kw.get("name"), kw)
 
         def on_chat_model_start(self, serialized: Any, messages: Any, **kw: Any) -> None:
-            self.runs.append(("model", len(messages[0])))
+            self._add("model", len(messages[0]), kw)
 
         def on_tool_start(self, serialized: Any, input_str: str, **kw: Any) -> None:
-            self.runs.append(("tool", serialized.get("name")))
+            self._add("tool", serialized.get("name"), kw)
 
     recorder = Recorder()
     model = ScriptedChatModel(
         replies=[ai(call("weather", {"city": "sf"}, "c1"), id="r1"), AIMessage("ok", id="r2")]
     )
     agent = create_react_agent(model, [weather], prompt="be brief")
-    agent.invoke({"messages": [HumanMessage("hi", id="h")]}, {"callbacks": [recorder]})
-    one_call = [
-        ("chain", "agent"),
-        ("chain", "call_model"),
-        ("chain", "RunnableSequence"),
-        ("chain", "Prompt"),
+    inputs = {"messages": [HumanMessage("hi", id="h")]}
+    if mode == "sync":
+        agent.invoke(inputs, {"callbacks": [recorder]})
+    else:
+        asyncio.run(agent.ainvoke(inputs, {"callbacks": [recorder]}))
+
+    def one_call(step: int, seen: int) -> list[tuple[str, Any, Any, tuple[str, ...]]]:
+        return [
+            ("chain", "agent", "LangGraph", (f"graph:step:{step}",)),
+            ("chain", "call_model", "agent", ("seq:step:1",)),
+            ("chain", "RunnableSequence", "agent", ("seq:step:1",)),
+            ("chain", "Prompt", "RunnableSequence", ("seq:step:1",)),
+            ("model", seen, "RunnableSequence", ("seq:step:2",)),
+            ("chain", "should_continue", "agent", ("seq:step:3",)),
+        ]
+
+    assert recorder.runs == [
+        ("chain", "LangGraph", None, ()),
+        *one_call(1, 2),
+        ("chain", "tools", "LangGraph", ("graph:step:2",)),
+        ("tool", "weather", "tools", ("seq:step:1",)),
+        *one_call(3, 4),
     ]
-    # Conditional-edge runs (`should_continue`) belong to the runner, not to these parts.
-    assert [r for r in recorder.runs if r != ("chain", "should_continue")] == [
-        ("chain", "LangGraph"),
-        *one_call,
-        ("model", 2),
-        ("chain", "tools"),
-        ("tool", "weather"),
-        *one_call,
-        ("model", 4),
+
+
+def test_tools_condition_is_traced_as_a_run_under_its_node() -> None:
+    """A graph routing with `tools_condition` shows it as LangGraph 1.2 does."""
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    from foldgraph.graph import START, MessagesState, StateGraph
+    from foldgraph.prebuilt import tools_condition
+
+    class Recorder(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.events: list[tuple[str, Any, tuple[str, ...]]] = []
+            self.names: dict[Any, Any] = {}
+
+        def on_chain_start(self, serialized: Any, inputs: Any, **kw: Any) -> None:
+            self.names[kw["run_id"]] = kw.get("name")
+            self.events.append(("start", kw.get("name"), tuple(kw.get("tags") or [])))
+
+        def on_chain_end(self, outputs: Any, **kw: Any) -> None:
+            name = self.names[kw["run_id"]]
+            if name == "tools_condition":
+                self.events.append(("end", outputs, tuple(kw.get("tags") or [])))
+
+    replies = iter([ai(call("weather", {"city": "sf"}, "c1"), id="r1"), AIMessage("ok", id="r2")])
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", lambda state: {"messages": [next(replies)]})
+    builder.add_node("tools", ToolNode([weather]))
+    builder.add_edge(START, "agent")
+    builder.add_conditional_edges("agent", tools_condition)
+    builder.add_edge("tools", "agent")
+    recorder = Recorder()
+    builder.compile().invoke({"messages": [HumanMessage("hi", id="h")]}, {"callbacks": [recorder]})
+    assert recorder.events == [
+        ("start", "LangGraph", ()),
+        ("start", "agent", ("graph:step:1",)),
+        ("start", "tools_condition", ("seq:step:3",)),
+        ("end", "tools", ("seq:step:3",)),
+        ("start", "tools", ("graph:step:2",)),
+        ("start", "agent", ("graph:step:3",)),
+        ("start", "tools_condition", ("seq:step:3",)),
+        ("end", "__end__", ("seq:step:3",)),
     ]
 
 

@@ -110,3 +110,44 @@ def test_actions_without_names_are_still_named_after_themselves() -> None:
     builder.add_node(inc)
     builder.add_node(RunnableLambda(inc, name="lam"))
     assert list(builder.nodes) == ["inc", "lam"]
+
+
+class _Routed(TypedDict):
+    x: int
+
+
+def _routed(path_map: Any, returned: Any) -> Any:
+    builder = StateGraph(_Routed)
+    builder.add_node("a", lambda state: {"x": 1})
+    builder.add_node("b", lambda state: {"x": 2})
+    builder.add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: returned, path_map)
+    return builder.compile()
+
+
+@pytest.mark.parametrize(
+    ("path_map", "returned", "missing"),
+    [
+        ({"go": "b"}, "nope", "nope"),
+        ({"go": "b"}, ["go", "nope"], "nope"),
+        (["b"], "nope", "nope"),
+        ({"go": "b", "stop": "__end__"}, "b", "b"),  # a node name is not a key
+        ({"go": "b"}, None, None),
+        ({"go": "b"}, 3, 3),
+    ],
+)
+def test_a_router_result_missing_from_the_path_map_is_langgraphs_key_error(
+    path_map: Any, returned: Any, missing: Any
+) -> None:
+    # LangGraph 1.2 raises the KeyError of its path_map lookup, with the key alone.
+    with pytest.raises(KeyError) as info:
+        _routed(path_map, returned).invoke({"x": 0})
+    assert type(info.value) is KeyError
+    assert info.value.args == (missing,)
+    assert "Conditional edge from 'a' returned" in info.value.__notes__[0]
+
+
+def test_an_unhashable_router_result_with_a_path_map_is_a_type_error() -> None:
+    with pytest.raises(TypeError) as info:
+        _routed({"go": "b"}, {"k": 1}).invoke({"x": 0})
+    assert str(info.value) == "unhashable type: 'dict'"

@@ -13,8 +13,10 @@ in Python on every step: `to_tuple` flattens a version once, in C
 (`map(items.__getitem__, range(n))`), and remembers the result in a small
 process-wide cache keyed by the vector. A vector made by appending to one
 whose tuple is cached extends that tuple (a memcpy plus the new items), so a
-history read every step costs O(appended), not O(n) HAMT lookups. The cache
-holds a bounded number of items, so kept history never pays for it.
+history read every step costs O(appended), not O(n) HAMT lookups; and a vector
+that a cached one was made from by a few appends is a slice of that tuple, so
+listing a thread's history newest first costs a memcpy per checkpoint. The
+cache holds a bounded number of items, so kept history never pays for it.
 """
 
 from __future__ import annotations
@@ -50,6 +52,22 @@ class _FlatCache:
         entry = self._entries.get(id(vec))
         if entry is not None and entry[0] is vec:
             return entry[1]
+        return None
+
+    def prefix_of(self, vec: Vector, reach: int = 8) -> tuple[Any, ...] | None:
+        """The items of `vec` cut from the cached tuple of a vector made from it by at most
+        `reach` appends: walking history newest first, each older version is a slice (a
+        memcpy) of the one read just before it, not n HAMT lookups."""
+        size = vec._size
+        for newer, flat in reversed(list(self._entries.values())):
+            hops = 0
+            cursor: Vector | None = newer
+            while cursor is not None and cursor._size > size and hops < reach:
+                ref = cursor._prev
+                cursor = ref() if ref is not None else None
+                hops += 1
+            if cursor is vec:
+                return flat[:size]
         return None
 
     def put(self, vec: Vector, flat: tuple[Any, ...]) -> None:
@@ -112,7 +130,8 @@ class Vector(Sequence[Any]):
         if base is not None:
             flat = base + tuple(map(get, range(len(base), self._size)))
         else:
-            flat = tuple(map(get, range(self._size)))
+            cut = _FLATS.prefix_of(self)
+            flat = cut if cut is not None else tuple(map(get, range(self._size)))
         _FLATS.put(self, flat)
         return flat
 

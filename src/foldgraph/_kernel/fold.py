@@ -11,6 +11,7 @@ Neither function reads a clock, starts a thread or mutates its arguments.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ import attrs
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
 from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
-from foldgraph._kernel.seal import ATOMS, step_fingerprint
+from foldgraph._kernel.seal import ATOMS, Fingerprint, step_fingerprint
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, task_id
 
 __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
@@ -58,11 +59,16 @@ def read_state(
     return out
 
 
-def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple[Task, ...]:
+def plan(
+    graph: GraphSpec, snapshot: Snapshot, stop: int | None = None, *, with_input: bool = True
+) -> tuple[Task, ...]:
     """The tasks of the next superstep, in a fixed order: Sends first, then woken nodes by name.
 
     `stop` is the step the recursion limit stops at (it feeds RemainingSteps);
     None means no limit, for looking at a snapshot rather than running it.
+    Without `with_input`, woken nodes get no input (None): what the state API
+    shows of a checkpoint's next tasks never reads it, and building it costs a
+    copy of every channel the node reads (the whole history, per checkpoint listed).
     """
     step = snapshot.step + 1
     if stop is None:
@@ -113,7 +119,9 @@ def plan(graph: GraphSpec, snapshot: Snapshot, stop: int | None = None) -> tuple
                 # Every trigger the node has, woken or not, is marked seen when it runs
                 # (as LangGraph records them), so a later write to any of them wakes it.
                 triggers=tuple(c for c in node.triggers if c in versions),
-                input=read_state(graph, snapshot, node.reads, node.managed, stop),
+                input=read_state(graph, snapshot, node.reads, node.managed, stop)
+                if with_input
+                else None,
             )
         )
     return tuple(tasks)
@@ -124,6 +132,8 @@ def apply(
     snapshot: Snapshot,
     task_writes: Sequence[tuple[Task, Writes]],
     stamp: Stamp | None = None,
+    fingerprint: Fingerprint | None = None,
+    folded: Folded | None = None,
 ) -> Snapshot:
     """Fold one superstep's writes into a new snapshot; the input snapshot is untouched.
 
@@ -131,7 +141,10 @@ def apply(
     each channel folds its batch at once, and every changed channel gets the
     same new version. Channels not written are told a step passed (ephemeral
     values clear), and if nothing is left to wake, channels are told the run is
-    finishing (deferred nodes become runnable).
+    finishing (deferred nodes become runnable). `fingerprint` seals what is stored
+    (a run hands in one that remembers objects it sealed in earlier steps);
+    `folded` holds channel updates already computed from this snapshot (see
+    `fresh_snapshot`), each reused only for the same stored value and batch.
     """
     channels = graph.channels
     ordered = (
@@ -148,7 +161,8 @@ def apply(
     old_seals = snapshot.seals
     new_seals: dict[str, int] = {}
     sealing = old_seals is not None
-    fps: list[Any] = []  # the step's memoised fingerprint, made on first need
+    # The step's memoised fingerprint, made on first need (or the run's, handed in).
+    fps: list[Any] = [fingerprint] if fingerprint is not None else []
 
     seen = snapshot.seen
     if ordered:
@@ -191,7 +205,18 @@ def apply(
                     batch.append(value)
     for chan, batch in batches.items():
         channel = channels[chan]
-        new, did_change = channel.update(_get(values, chan), batch)
+        old = _get(values, chan)
+        done = folded.get(chan) if folded else None
+        if (
+            done is not None
+            and done[0] is old
+            and len(done[1]) == len(batch)
+            and all(map(operator.is_, done[1], batch))
+        ):
+            # Channels are pure: the same value and batch give the same update.
+            new, did_change = done[2], done[3]
+        else:
+            new, did_change = channel.update(old, batch)
         if did_change:
             if sealing and (type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)):
                 _seal(channels, values, old_seals, new_seals, fps, chan, new)
@@ -342,8 +367,20 @@ def read_fresh(
     return read_state(graph, fresh_snapshot(graph, snapshot, writes), keys, managed, stop)
 
 
-def fresh_snapshot(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> Snapshot:
-    """`snapshot` with one task's writes folded in (what its conditional edges read)."""
+Folded = dict[str, tuple[Any, Sequence[Any], Any, bool]]
+"""channel -> (stored value before, batch, value after, changed?): one channel update
+already computed, which `apply` reuses when it meets the same value and batch."""
+
+
+def fresh_snapshot(
+    graph: GraphSpec, snapshot: Snapshot, writes: Writes, folded: Folded | None = None
+) -> Snapshot:
+    """`snapshot` with one task's writes folded in (what its conditional edges read).
+
+    Each channel update is recorded in `folded` when given: the step's `apply` then
+    stores the very value the edges read (a node's appended history is merged once
+    per step, and its flattened read is already cached) instead of computing it again.
+    """
     batches: dict[str, list[Any]] = {}
     for chan, value in writes:
         if chan in graph.channels and chan not in _SPECIAL:
@@ -352,7 +389,10 @@ def fresh_snapshot(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> Snap
         return snapshot
     values = snapshot.values.mutate()
     for chan, batch in batches.items():
-        new, changed = graph.channels[chan].update(_get(values, chan), batch)
+        old = _get(values, chan)
+        new, changed = graph.channels[chan].update(old, batch)
+        if folded is not None:
+            folded[chan] = (old, batch, new, changed)
         if changed:
             _store(values, chan, new)
     return attrs.evolve(snapshot, values=values.finish())

@@ -14,7 +14,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Annotated, Any, Literal, NotRequired, TypeVar, cast, get_type_hints
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput, LanguageModelLike
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langchain_core.runnables import (
     Runnable,
     RunnableBinding,
@@ -197,11 +204,23 @@ def _get_model(model: LanguageModelLike) -> BaseChatModel:
 
 
 def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:
-    """Every tool call in the history must have its ToolMessage (providers reject it otherwise)."""
+    """Every tool call in the history must have its ToolMessage (providers reject it otherwise).
+
+    Run on the whole history before every model call: exact types are checked first,
+    since isinstance on pydantic message classes costs several times more.
+    """
     answered = set()
     calls = []
     for m in messages:
-        if isinstance(m, ToolMessage):
+        t = type(m)
+        if t is ToolMessage:
+            answered.add(m.tool_call_id)
+        elif t is AIMessage:
+            if m.tool_calls:
+                calls.extend(m.tool_calls)
+        elif t is HumanMessage:
+            continue
+        elif isinstance(m, ToolMessage):
             answered.add(m.tool_call_id)
         elif isinstance(m, AIMessage) and m.tool_calls:
             calls.extend(m.tool_calls)
@@ -220,6 +239,10 @@ def _validate_chat_history(messages: Sequence[BaseMessage]) -> None:
     )
 
 
+def _no_runtime() -> None:
+    return None
+
+
 class _Node(Runnable[Any, Any]):
     """A node with a sync and an async body, each given `(state, runtime, config)`.
 
@@ -227,27 +250,33 @@ class _Node(Runnable[Any, Any]):
     tracer listens, as LangGraph shows `call_model` under `agent`.
     """
 
-    def __init__(self, func: Callable[..., Any], afunc: Callable[..., Any]) -> None:
+    def __init__(
+        self, func: Callable[..., Any], afunc: Callable[..., Any], *, uses_runtime: bool = True
+    ) -> None:
         self.name = func.__name__
         self._func = func
         self._afunc = afunc
+        # Building the task's runtime costs ~25 us a step; a fixed model never reads it.
+        self._runtime: Callable[[], Any] = _current_runtime if uses_runtime else _no_runtime
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         config = ensure_config(config)
-        runtime = _current_runtime()
+        runtime = self._runtime()
         if not _traced(config):
             return self._func(input, runtime, config)
+        # The body gets the node's own config, not the child run's: as in LangGraph, the
+        # model's run is a sibling of `call_model` under the node, tagged like it.
         return self._call_with_config(
-            lambda state, config: self._func(state, runtime, config), input, config
+            lambda state: self._func(state, runtime, config), input, config
         )
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         config = ensure_config(config)
-        runtime = _current_runtime()
+        runtime = self._runtime()
         if not _traced(config):
             return await self._afunc(input, runtime, config)
 
-        async def body(state: Any, config: RunnableConfig) -> Any:
+        async def body(state: Any) -> Any:
             return await self._afunc(state, runtime, config)
 
         return await self._acall_with_config(body, input, config)
@@ -340,11 +369,11 @@ def create_react_agent(
         if isinstance(model, str):
             try:
                 from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]
-            except ImportError:
-                raise ImportError(
+            except ImportError:  # chained to the failed import, as in LangGraph
+                raise ImportError(  # noqa: B904
                     "Please install langchain (`pip install langchain`) to use "
                     "'<provider>:<model>' string syntax for `model` parameter."
-                ) from None
+                )
             model = cast(BaseChatModel, init_chat_model(model))
         if (
             _should_bind_tools(model, tool_classes, num_builtin=len(builtin_tools))  # type: ignore[arg-type]
@@ -473,7 +502,9 @@ def create_react_agent(
             input_schema = CallModelInputSchema
 
     workflow = StateGraph(state_schema=state_schema, context_schema=context_schema)
-    workflow.add_node("agent", _Node(call_model, acall_model), input_schema=input_schema)
+    workflow.add_node(
+        "agent", _Node(call_model, acall_model, uses_runtime=is_dynamic), input_schema=input_schema
+    )
     if tool_calling_enabled:
         workflow.add_node("tools", tool_node)
     if pre_model_hook is not None:

@@ -90,14 +90,17 @@ class Branch:
                 out.append(item)
                 continue
             if self.ends is not None:
+                # As LangGraph: the KeyError of the path_map lookup itself (an unhashable
+                # result raises its TypeError), with a note saying where it came from.
                 try:
                     out.append(self.ends[item])
-                except (KeyError, TypeError):
-                    raise InvalidUpdateError(
+                except KeyError as exc:
+                    exc.add_note(
                         f"Conditional edge from '{source}' returned {item!r}, which is not a "
                         f"key of its path_map {list(self.ends)}. Return one of those keys, or "
                         "add it to the path_map."
-                    ) from None
+                    )
+                    raise
             elif item is None:
                 raise InvalidUpdateError(
                     f"Conditional edge from '{source}' returned None. Return a node name, "

@@ -220,7 +220,7 @@ class GraphCore:
         (a subgraph's own `checkpointer` is only a setting: it saves with its parent's)."""
         if saver is None:
             saver = self.checkpointer
-        tasks = self._in_definition_order(plan(self.spec, snapshot))
+        tasks = self._in_definition_order(plan(self.spec, snapshot, with_input=False))
         shown = snapshot
         finished: list[tuple[Task, list[tuple[str, Any]]]] = []
         for t in tasks:
@@ -232,7 +232,7 @@ class GraphCore:
             # As LangGraph: the latest state shows what finished tasks already wrote.
             shown = apply(self.spec, snapshot, finished)
             if len(finished) == len(tasks):
-                tasks = self._in_definition_order(plan(self.spec, shown))
+                tasks = self._in_definition_order(plan(self.spec, shown, with_input=False))
                 pending = {}
             else:
                 done_ids = {t.id for t, _ in finished}

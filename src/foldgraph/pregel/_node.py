@@ -192,6 +192,7 @@ class NodeRunner:
         fallback: Sequence[str],
         output: Any = None,
         stop: int = 0,
+        folded: Any = None,
     ) -> list[Any]:
         """What each conditional edge gets: the state after this task's own writes, as the
         schema it reads (a dict, a dataclass or pydantic instance, or the root value);
@@ -200,7 +201,7 @@ class NodeRunner:
         As in LangGraph, an edge without a schema of its own whose node returned a
         dict also sees that dict's other keys (the state read wins on shared keys).
         """
-        local = fresh_snapshot(spec, snapshot, writes)
+        local = fresh_snapshot(spec, snapshot, writes, folded)
         reads = self.branch_reads or tuple((tuple(fallback), None, ()) for _ in self.branches)
         out = []
         for (keys, schema, managed), (_, branch) in zip(reads, self.branches, strict=True):

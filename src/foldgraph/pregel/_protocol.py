@@ -69,6 +69,8 @@ class TaskResult(NamedTuple):
     interrupts: tuple[Interrupt, ...] = ()
     parent_command: Any = None
     calls: tuple[CallRecord, ...] = ()
+    folded: Any = None
+    """(snapshot, channel updates) its conditional edges computed, for `apply` to reuse."""
 
 
 @attrs.frozen(slots=True)

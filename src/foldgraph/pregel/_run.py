@@ -19,6 +19,7 @@ from foldgraph._context import interrupt_id
 from foldgraph._kernel.fold import apply, apply_without_step, plan, task_id
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME
+from foldgraph._kernel.seal import run_fingerprint
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.checkpoint.base.id import uuid6_str
 from foldgraph.constants import CONF, START
@@ -143,6 +144,32 @@ class Run:
     _loaded_pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
     _unsaved_ids: dict[int, str] = dataclasses.field(default_factory=dict)
     """The `NodeError` each error-handler task of this run handles, by task id."""
+    _fingerprint: Any = None
+    _folded: list[tuple[Snapshot, dict[str, Any]]] = dataclasses.field(default_factory=list)
+    """Channel updates the step's conditional edges computed (see `fold.fresh_snapshot`)."""
+
+    def _folded_from(self, snapshot: Snapshot) -> dict[str, Any] | None:
+        """The step's already computed channel updates, from this very snapshot."""
+        folded = [f for base, f in self._folded if base is snapshot]
+        if not folded:
+            return None
+        if len(folded) == 1:
+            return folded[0]
+        merged: dict[str, Any] = {}
+        for f in folded:
+            for chan, done in f.items():
+                # Two tasks wrote the channel: neither update is the step's.
+                merged[chan] = None if chan in merged else done
+        return {c: d for c, d in merged.items() if d is not None}
+
+    @property
+    def fingerprint(self) -> Any:
+        """Seals the run's steps, taking each object's fingerprint once per run: the
+        history's messages are sealed when appended, and again inside every `Send` that
+        carries the state (see `_kernel.seal.run_fingerprint`)."""
+        if self._fingerprint is None and self.checkpointer is not None:
+            self._fingerprint = run_fingerprint()
+        return self._fingerprint
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -644,6 +671,7 @@ class Run:
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]] = []
         errors: list[TaskResult] = []
         interrupted: list[TaskResult] = []
+        self._folded = []
         for t in tasks:
             result = results.get(t.path)
             if result is None:
@@ -728,7 +756,14 @@ class Run:
                     )
             return "stopped"
 
-        new = apply(graph.spec, snapshot, task_writes, self.stamp_for("loop", step))
+        new = apply(
+            graph.spec,
+            snapshot,
+            task_writes,
+            self.stamp_for("loop", step),
+            self.fingerprint,
+            self._folded_from(snapshot),
+        )
         self.snapshot = new
         self._pending = {}
         self.resuming = False
@@ -760,6 +795,8 @@ class Run:
             self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
             self.save_writes(t, writes or [("__no_writes__", None)])
         task_writes.append((t, writes))
+        if result.folded is not None:
+            self._folded.append(result.folded)
         if "updates" in self.modes and t.name != START:
             chunk = {t.name: result.output.update_chunk()}
             if result.output.cached:

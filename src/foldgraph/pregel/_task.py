@@ -74,7 +74,17 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
 class _Scope(TaskScope):
     """A task's scope; config, runtime and scratchpad are built on first read."""
 
-    __slots__ = ("_config", "_pad", "_run", "_runtime", "_started", "_step", "_task", "pushed")
+    __slots__ = (
+        "_config",
+        "_pad",
+        "_run",
+        "_runtime",
+        "_started",
+        "_step",
+        "_task",
+        "folded",
+        "pushed",
+    )
 
     def __init__(self, run: Run, task: Task, step: int) -> None:
         self._run = run
@@ -87,6 +97,8 @@ class _Scope(TaskScope):
         self.calls = None
         self.loop = None
         self.pushed: list[tuple[str, Any]] | None = None
+        self.folded: tuple[Any, dict[str, Any]] | None = None
+        """(snapshot, channel updates) the conditional edges' read computed (see `apply`)."""
 
     def push_writes(self, writes: list[tuple[str, Any]]) -> None:
         """Writes a node makes while it runs (`push_message`), applied before its return."""
@@ -273,15 +285,25 @@ def _finish(
         result = NodeOutput(writes=(*result.writes, *extra), updates=result.updates, cached=cached)
     elif cached:
         result = NodeOutput(writes=result.writes, updates=result.updates, cached=True)
-    return TaskResult(task=task, output=result)
+    return TaskResult(task=task, output=result, folded=scope.folded)
 
 
-def _branch_inputs(run: Run, runner: NodeRunner, result: NodeOutput, output: Any) -> list[Any]:
-    """What each branch of the node reads: the state with the node's writes applied."""
+def _branch_inputs(
+    run: Run, runner: NodeRunner, result: NodeOutput, scope: _Scope, output: Any
+) -> list[Any]:
+    """What each branch of the node reads: the state with the node's writes applied.
+
+    The channel updates this computes are kept on the scope, for the step's `apply`.
+    """
     graph = run.graph
-    return runner.branch_inputs(
-        graph.spec, run.snapshot, result.writes, graph.state_channels, output, run.stop
+    folded: dict[str, Any] = {}
+    snapshot = run.snapshot
+    values = runner.branch_inputs(
+        graph.spec, snapshot, result.writes, graph.state_channels, output, run.stop, folded
     )
+    if folded:
+        scope.folded = (snapshot, folded)
+    return values
 
 
 # A node's run in LangGraph is a sequence: the node (step 1), its writes (step 2),
@@ -298,7 +320,7 @@ def _route(
     traced: Any = None,
 ) -> list[Any]:
     out = []
-    values = _branch_inputs(run, runner, result, output)
+    values = _branch_inputs(run, runner, result, scope, output)
     for i, (value, action) in enumerate(zip(values, runner.branch_actions, strict=True)):
         res = action.call(value, scope)
         if asyncio.iscoroutine(res):
@@ -319,7 +341,7 @@ async def _aroute(
     traced: Any = None,
 ) -> list[Any]:
     out = []
-    values = _branch_inputs(run, runner, result, output)
+    values = _branch_inputs(run, runner, result, scope, output)
     for i, (value, action) in enumerate(zip(values, runner.branch_actions, strict=True)):
         if action.is_async or action.is_runnable:
             res = await action.acall(value, scope)
