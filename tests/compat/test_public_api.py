@@ -39,30 +39,6 @@ IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
 # This issue's own modules, names and parts not built yet; the lists shrink to
 # nothing as they land.
 PENDING: dict[str, str] = {}
-# Channels are pure records here (`update(stored, writes)`); LangGraph's stateful
-# channel interface on them (get/update/checkpoint/..., a positional `key`) is not built.
-_STATEFUL_CHANNEL_API = (
-    "key",
-    "checkpoint",
-    "consume",
-    "copy",
-    "finish",
-    "from_checkpoint",
-    "get",
-    "is_available",
-    "replay_writes",
-    "update",
-)
-for _module, _names in MODULES.items():
-    if _module == "langgraph.channels" or _module.startswith("langgraph.channels."):
-        for _name in _names:
-            IN_FLIGHT_PARTS[(_module, _name)] = dict.fromkeys(_STATEFUL_CHANNEL_API, "issue 10")
-# The same BaseChannel, re-exported where LangGraph's debug helpers import it.
-IN_FLIGHT_PARTS[("langgraph.pregel.debug", "BaseChannel")] = dict.fromkeys(
-    _STATEFUL_CHANNEL_API, "issue 10"
-)
-
-
 # Savers keep foldgraph's own tables (README, "Durable savers"), so LangGraph's SQL
 # statement constants are there under the same names as working statements over those
 # tables, with their own text; the saver tests run them.

@@ -43,7 +43,7 @@ LAST_VALUE_MESSAGE = (
 def fold_steps(channel: BaseChannel, stored: Any, batches: Sequence[Sequence[Any]]) -> Any:
     """The stored value after one update per batch (one batch per superstep)."""
     for batch in batches:
-        stored, _ = channel.update(stored, batch)
+        stored, _ = channel.fold(stored, batch)
     return stored
 
 
@@ -53,35 +53,35 @@ def fold_steps(channel: BaseChannel, stored: Any, batches: Sequence[Sequence[Any
 def test_last_value_keeps_one_write_per_step() -> None:
     channel = LastValue(int).named("x")
     assert channel.initial() is MISSING
-    assert not channel.is_available(MISSING)
+    assert not channel.available(MISSING)
 
-    stored, changed = channel.update(MISSING, [1])
+    stored, changed = channel.fold(MISSING, [1])
     assert (stored, changed) == (1, True)
-    assert channel.is_available(stored)
+    assert channel.available(stored)
     assert channel.read(stored) == 1
     assert channel.output(stored) == 1
 
-    stored, changed = channel.update(stored, [2])
+    stored, changed = channel.fold(stored, [2])
     assert (stored, changed) == (2, True)
 
 
 def test_last_value_without_writes_is_unchanged() -> None:
     channel = LastValue(int).named("x")
-    assert channel.update(MISSING, []) == (MISSING, False)
-    assert channel.update(5, []) == (5, False)
+    assert channel.fold(MISSING, []) == (MISSING, False)
+    assert channel.fold(5, []) == (5, False)
 
 
 def test_last_value_refuses_two_writes_in_one_step() -> None:
     channel = LastValue(int).named("x")
     with pytest.raises(InvalidUpdateError) as info:
-        channel.update(0, [1, 2])
+        channel.fold(0, [1, 2])
     assert str(info.value) == LAST_VALUE_MESSAGE
 
 
 def test_last_value_owns_its_list_and_every_read_is_a_private_plain_list() -> None:
     channel = LastValue(list).named("xs")
     written = [1, {"a": [2]}]
-    stored, _ = channel.update(MISSING, [written])
+    stored, _ = channel.fold(MISSING, [written])
     written.append("later")  # the writer keeps its list; the stored value is a copy
 
     assert type(stored) is FrozenList
@@ -158,16 +158,16 @@ def test_ephemeral_value_survives_a_step_that_rewrites_it() -> None:
 
 def test_ephemeral_value_unit_semantics() -> None:
     guarded = EphemeralValue(int).named("e")
-    assert guarded.update(MISSING, []) == (MISSING, False)
-    assert guarded.update(3, []) == (MISSING, True)
-    assert guarded.update(MISSING, [4]) == (4, True)
+    assert guarded.fold(MISSING, []) == (MISSING, False)
+    assert guarded.fold(3, []) == (MISSING, True)
+    assert guarded.fold(MISSING, [4]) == (4, True)
     with pytest.raises(InvalidUpdateError) as info:
-        guarded.update(MISSING, [1, 2])
+        guarded.fold(MISSING, [1, 2])
     assert str(info.value) == (
         "At key 'e': EphemeralValue(guard=True) can receive only one value per step. "
         "Use guard=False if you want to store any one of multiple values."
     )
-    assert EphemeralValue(int, guard=False).update(MISSING, [1, 2]) == (2, True)
+    assert EphemeralValue(int, guard=False).fold(MISSING, [1, 2]) == (2, True)
 
 
 # -- AnyValue / UntrackedValue -------------------------------------------------------------
@@ -175,10 +175,10 @@ def test_ephemeral_value_unit_semantics() -> None:
 
 def test_any_value_keeps_the_last_of_several_writes_and_clears_without_writes() -> None:
     channel = AnyValue(int).named("a")
-    assert channel.update(MISSING, [1, 2, 3]) == (3, True)
-    assert channel.update(3, []) == (MISSING, True)
-    assert channel.update(MISSING, []) == (MISSING, False)
-    stored, _ = channel.update(MISSING, [[1], [2]])
+    assert channel.fold(MISSING, [1, 2, 3]) == (3, True)
+    assert channel.fold(3, []) == (MISSING, True)
+    assert channel.fold(MISSING, []) == (MISSING, False)
+    stored, _ = channel.fold(MISSING, [[1], [2]])
     assert stored == FrozenList([2])
 
 
@@ -192,15 +192,15 @@ def test_untracked_value_is_never_checkpointed_and_every_other_channel_is() -> N
 
 def test_untracked_value_keeps_its_value_and_guards_multiple_writes() -> None:
     channel = UntrackedValue(int).named("u")
-    assert channel.update(MISSING, [1]) == (1, True)
-    assert channel.update(1, []) == (1, False)
+    assert channel.fold(MISSING, [1]) == (1, True)
+    assert channel.fold(1, []) == (1, False)
     with pytest.raises(InvalidUpdateError) as info:
-        channel.update(1, [2, 3])
+        channel.fold(1, [2, 3])
     assert str(info.value) == (
         "At key 'u': UntrackedValue(guard=True) can receive only one value per step. "
         "Use guard=False if you want to store any of them."
     )
-    assert UntrackedValue(int, guard=False).update(1, [2, 3]) == (3, True)
+    assert UntrackedValue(int, guard=False).fold(1, [2, 3]) == (3, True)
 
 
 # -- NamedBarrierValue ---------------------------------------------------------------------
@@ -208,40 +208,40 @@ def test_untracked_value_keeps_its_value_and_guards_multiple_writes() -> None:
 
 def test_named_barrier_is_available_only_once_every_name_wrote() -> None:
     channel = NamedBarrierValue(str, names=frozenset({"a", "b"})).named("join")
-    assert not channel.is_available(MISSING)
+    assert not channel.available(MISSING)
 
-    half, changed = channel.update(MISSING, ["a"])
+    half, changed = channel.fold(MISSING, ["a"])
     assert changed is True
-    assert not channel.is_available(half)
+    assert not channel.available(half)
     with pytest.raises(EmptyChannelError):
         channel.read(half)
 
-    again, changed = channel.update(half, ["a"])
+    again, changed = channel.fold(half, ["a"])
     assert (again, changed) == (half, False)
 
-    full, changed = channel.update(half, ["b"])
+    full, changed = channel.fold(half, ["b"])
     assert changed is True
-    assert channel.is_available(full)
+    assert channel.available(full)
     assert channel.read(full) is None
     assert channel.output(full) is None
 
-    both_at_once, _ = channel.update(MISSING, ["b", "a"])
-    assert channel.is_available(both_at_once)
+    both_at_once, _ = channel.fold(MISSING, ["b", "a"])
+    assert channel.available(both_at_once)
 
 
 def test_named_barrier_consume_resets_only_when_complete() -> None:
     channel = NamedBarrierValue(str, names=frozenset({"a", "b"})).named("join")
-    half, _ = channel.update(MISSING, ["a"])
-    full, _ = channel.update(half, ["b"])
-    assert channel.consume(half) == (half, False)
-    assert channel.consume(MISSING) == (MISSING, False)
-    assert channel.consume(full) == (MISSING, True)
+    half, _ = channel.fold(MISSING, ["a"])
+    full, _ = channel.fold(half, ["b"])
+    assert channel.consumed(half) == (half, False)
+    assert channel.consumed(MISSING) == (MISSING, False)
+    assert channel.consumed(full) == (MISSING, True)
 
 
 def test_named_barrier_refuses_an_unknown_name() -> None:
     channel = NamedBarrierValue(str, names=frozenset({"b", "a"})).named("join")
     with pytest.raises(InvalidUpdateError) as info:
-        channel.update(MISSING, ["a", "z"])
+        channel.fold(MISSING, ["a", "z"])
     assert str(info.value) == "At key 'join': Value 'z' not in ['a', 'b']"
 
 
@@ -250,53 +250,53 @@ def test_named_barrier_refuses_an_unknown_name() -> None:
 
 def test_last_value_after_finish_is_available_only_after_finish() -> None:
     channel = LastValueAfterFinish(int).named("late")
-    assert channel.finish(MISSING) == (MISSING, False)
-    assert channel.consume(MISSING) == (MISSING, False)
+    assert channel.finished(MISSING) == (MISSING, False)
+    assert channel.consumed(MISSING) == (MISSING, False)
 
-    stored, changed = channel.update(MISSING, [1, 2])
+    stored, changed = channel.fold(MISSING, [1, 2])
     assert changed is True
-    assert not channel.is_available(stored)
+    assert not channel.available(stored)
     with pytest.raises(EmptyChannelError):
         channel.read(stored)
     with pytest.raises(EmptyChannelError):
         channel.output(stored)
-    assert channel.consume(stored) == (stored, False)
+    assert channel.consumed(stored) == (stored, False)
 
-    finished, changed = channel.finish(stored)
+    finished, changed = channel.finished(stored)
     assert changed is True
-    assert channel.is_available(finished)
+    assert channel.available(finished)
     assert channel.read(finished) == 2
     assert channel.output(finished) == 2
-    assert channel.finish(finished) == (finished, False)
+    assert channel.finished(finished) == (finished, False)
 
-    rewritten, _ = channel.update(finished, [3])
-    assert not channel.is_available(rewritten)
+    rewritten, _ = channel.fold(finished, [3])
+    assert not channel.available(rewritten)
 
-    assert channel.consume(finished) == (MISSING, True)
+    assert channel.consumed(finished) == (MISSING, True)
 
 
 def test_named_barrier_after_finish_needs_every_name_and_finish() -> None:
     channel = NamedBarrierValueAfterFinish(str, names=frozenset({"a", "b"})).named("j")
-    half, _ = channel.update(MISSING, ["a"])
-    assert channel.finish(half) == (half, False)
-    assert not channel.is_available(half)
+    half, _ = channel.fold(MISSING, ["a"])
+    assert channel.finished(half) == (half, False)
+    assert not channel.available(half)
 
-    full, changed = channel.update(half, ["b"])
+    full, changed = channel.fold(half, ["b"])
     assert changed is True
-    assert not channel.is_available(full)
+    assert not channel.available(full)
     with pytest.raises(EmptyChannelError):
         channel.read(full)
-    assert channel.consume(full) == (full, False)
+    assert channel.consumed(full) == (full, False)
 
-    finished, changed = channel.finish(full)
+    finished, changed = channel.finished(full)
     assert changed is True
-    assert channel.is_available(finished)
+    assert channel.available(finished)
     assert channel.read(finished) is None
-    assert channel.finish(finished) == (finished, False)
-    assert channel.consume(finished) == (MISSING, True)
+    assert channel.finished(finished) == (finished, False)
+    assert channel.consumed(finished) == (MISSING, True)
 
     with pytest.raises(InvalidUpdateError, match="Value 'c' not in"):
-        channel.update(MISSING, ["c"])
+        channel.fold(MISSING, ["c"])
 
 
 # -- Topic ---------------------------------------------------------------------------------
@@ -333,24 +333,24 @@ def test_a_plain_topic_holds_only_the_last_step_writes(batches: list[list[Any]])
         assert channel.output(stored) == last
     else:
         assert stored is MISSING
-        assert not channel.is_available(stored)
+        assert not channel.available(stored)
 
 
 def test_topic_flattens_lists_and_clears_on_an_empty_step() -> None:
     channel = Topic(int).named("t")
-    stored, changed = channel.update(MISSING, [1, [2, 3], []])
+    stored, changed = channel.fold(MISSING, [1, [2, 3], []])
     assert changed is True
     assert isinstance(stored, Vector)
     assert channel.output(stored) == [1, 2, 3]
     assert type(channel.read(stored)) is list
-    assert channel.update(stored, []) == (MISSING, True)
-    assert channel.update(MISSING, []) == (MISSING, False)
-    assert channel.update(MISSING, [[]]) == (MISSING, False)
+    assert channel.fold(stored, []) == (MISSING, True)
+    assert channel.fold(MISSING, []) == (MISSING, False)
+    assert channel.fold(MISSING, [[]]) == (MISSING, False)
 
     accumulating = Topic(int, accumulate=True).named("t")
-    kept, _ = accumulating.update(MISSING, [1])
-    assert accumulating.update(kept, []) == (kept, False)
-    more, changed = accumulating.update(kept, [[2]])
+    kept, _ = accumulating.fold(MISSING, [1])
+    assert accumulating.fold(kept, []) == (kept, False)
+    more, changed = accumulating.fold(kept, [[2]])
     assert changed is True
     assert accumulating.output(more) == [1, 2]
 
@@ -358,7 +358,7 @@ def test_topic_flattens_lists_and_clears_on_an_empty_step() -> None:
 def test_topic_flattens_a_list_read_and_written_back_by_a_node() -> None:
     channel = Topic(int).named("t")
     as_node_sees_it = thaw(freeze([1, 2]))
-    stored, _ = channel.update(MISSING, [as_node_sees_it])
+    stored, _ = channel.fold(MISSING, [as_node_sees_it])
     assert channel.output(stored) == [1, 2]
 
 
@@ -401,7 +401,7 @@ def test_a_batch_update_equals_successive_single_updates(
     start = data.draw(st.one_of(st.just(MISSING), values.map(channel.from_value)), "start")
     updates = data.draw(st.lists(values, min_size=1, max_size=4), "updates")
 
-    batch, changed = channel.update(start, updates)
+    batch, changed = channel.fold(start, updates)
 
     assert changed is True
     assert batch == pairwise(channel, start, updates)
@@ -413,7 +413,7 @@ def test_a_batch_update_equals_successive_single_updates(
 @given(st.lists(st.lists(st.integers(0, 9), max_size=3), max_size=4))
 def test_add_on_a_list_channel_appends_in_write_order(updates: list[list[int]]) -> None:
     channel = BinaryOperatorAggregate(list, operator.add).named("log")
-    stored, _ = channel.update(channel.initial(), updates)
+    stored, _ = channel.fold(channel.initial(), updates)
     assert isinstance(stored, Vector)
     assert channel.output(stored) == [x for update in updates for x in update]
 
@@ -430,13 +430,13 @@ def test_initial_values_come_from_the_channel_type() -> None:
 
 def test_a_reducer_without_an_identity_takes_the_first_write_as_its_value() -> None:
     channel = BinaryOperatorAggregate(None, max).named("m")
-    assert channel.update(MISSING, []) == (MISSING, False)
-    assert channel.update(MISSING, [3, 1, 5, 2]) == (5, True)
+    assert channel.fold(MISSING, []) == (MISSING, False)
+    assert channel.fold(MISSING, [3, 1, 5, 2]) == (5, True)
 
 
 def test_an_empty_batch_leaves_a_reducer_channel_unchanged() -> None:
     channel = BinaryOperatorAggregate(int, operator.add).named("n")
-    assert channel.update(4, []) == (4, False)
+    assert channel.fold(4, []) == (4, False)
 
 
 @pytest.mark.parametrize(
@@ -447,7 +447,7 @@ def test_an_empty_batch_leaves_a_reducer_channel_unchanged() -> None:
 def test_overwrite_replaces_the_value_and_bypasses_the_reducer(overwrite: Any) -> None:
     channel = BinaryOperatorAggregate(list, operator.add).named("log")
     stored = channel.from_value([1, 2])
-    new, changed = channel.update(stored, [[3], overwrite])
+    new, changed = channel.fold(stored, [[3], overwrite])
     assert changed is True
     assert channel.output(new) == [9]
     assert channel.output(stored) == [1, 2]
@@ -455,20 +455,20 @@ def test_overwrite_replaces_the_value_and_bypasses_the_reducer(overwrite: Any) -
 
 def test_overwrite_on_an_int_channel() -> None:
     channel = BinaryOperatorAggregate(int, operator.add).named("n")
-    assert channel.update(10, [Overwrite(0)]) == (0, True)
-    assert channel.update(MISSING, [Overwrite(5)]) == (5, True)
+    assert channel.fold(10, [Overwrite(0)]) == (0, True)
+    assert channel.fold(MISSING, [Overwrite(5)]) == (5, True)
 
 
 def test_two_overwrites_in_one_step_raise() -> None:
     channel = BinaryOperatorAggregate(list, operator.add).named("log")
     with pytest.raises(InvalidUpdateError) as info:
-        channel.update(pvector(), [Overwrite([1]), [2], {"__overwrite__": [3]}])
+        channel.fold(pvector(), [Overwrite([1]), [2], {"__overwrite__": [3]}])
     assert str(info.value) == ("At key 'log': can receive only one Overwrite value per super-step.")
 
 
 def test_writes_after_an_overwrite_in_the_same_step_are_dropped_as_in_langgraph() -> None:
     channel = BinaryOperatorAggregate(list, operator.add).named("log")
-    new, _ = channel.update(pvector(), [[1], Overwrite([9]), [2]])
+    new, _ = channel.fold(pvector(), [[1], Overwrite([9]), [2]])
     assert channel.output(new) == [9]
 
 

@@ -166,7 +166,7 @@ def expected_plan(snapshot: Snapshot) -> list[tuple[str, tuple[Any, ...], tuple[
             chan
             for chan in GRAPH.nodes[name].triggers
             if snapshot.versions.get(chan, 0) > seen.get(chan, 0)
-            and GRAPH.channels[chan].is_available(snapshot.values.get(chan, MISSING))
+            and GRAPH.channels[chan].available(snapshot.values.get(chan, MISSING))
         )
         if woken:
             # the task carries every trigger that has a version: all are marked seen
@@ -300,7 +300,7 @@ def test_changed_channels_share_one_new_version_and_the_rest_keep_theirs(
     assert new.step == snapshot.step + 1
     assert new.updated <= bumped
     for chan in new.updated:
-        assert GRAPH.channels[chan].is_available(new.values.get(chan, MISSING))
+        assert GRAPH.channels[chan].available(new.values.get(chan, MISSING))
     assert new.changed == bumped
     assert new.max_version == max(new.versions.values(), default=0)
     for chan in {"eph", "any", "topic", TASKS} - written:
@@ -408,7 +408,7 @@ def test_plan_wakes_exactly_the_nodes_with_unseen_trigger_versions(data: st.Data
             # a node that ran is woken again only by news: some trigger got a new version
             assert any(
                 new.versions.get(chan, 0) > snapshot.versions.get(chan, 0)
-                and GRAPH.channels[chan].is_available(new.values.get(chan, MISSING))
+                and GRAPH.channels[chan].available(new.values.get(chan, MISSING))
                 for chan in t.triggers
             )
         snapshot = new
@@ -443,11 +443,11 @@ def test_a_deferred_value_wakes_its_node_only_when_nothing_else_is_left() -> Non
     start = apply_without_step(GRAPH, Snapshot(), [("last", 1)])
     # a and b are both woken by "last"; only a runs here, so b's trigger stays pending
     busy = apply(GRAPH, start, [(pull("a"), [("late", 7), ("total", 1)])])
-    assert not GRAPH.channels["late"].is_available(busy.values["late"])
+    assert not GRAPH.channels["late"].available(busy.values["late"])
     assert [t.name for t in plan(GRAPH, busy)] == ["b", "f"]
 
     done = apply(GRAPH, busy, [(pull("b"), []), (pull("f"), [])])
-    assert GRAPH.channels["late"].is_available(done.values["late"])
+    assert GRAPH.channels["late"].available(done.values["late"])
     assert done.updated == frozenset({"late"})
     tasks = plan(GRAPH, done)
     assert [(t.name, t.triggers) for t in tasks] == [("e", ("late",))]

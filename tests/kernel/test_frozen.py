@@ -185,7 +185,7 @@ def test_a_vector_appended_to_a_read_one_extends_its_tuple() -> None:
 def test_appending_to_a_large_stored_list_shares_and_keeps_the_old_value() -> None:
     channel = BinaryOperatorAggregate(list, operator.add).named("log")
     stored = channel.from_value(list(range(10_000)))
-    new, changed = channel.update(stored, [[10_000]])
+    new, changed = channel.fold(stored, [[10_000]])
     assert changed is True
     assert len(stored) == 10_000 and stored[-1] == 9_999
     assert len(new) == 10_001 and new[-1] == 10_000
@@ -195,7 +195,7 @@ def test_appending_to_a_large_stored_list_shares_and_keeps_the_old_value() -> No
 
 def test_last_value_reads_are_private_to_each_reader() -> None:
     channel = LastValue(list).named("docs")
-    stored, _ = channel.update(channel.initial(), [["a"]])
+    stored, _ = channel.fold(channel.initial(), [["a"]])
     mine = channel.read(stored)
     mine.append("b")
     assert channel.read(stored) == ["a"]

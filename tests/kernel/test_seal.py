@@ -45,7 +45,7 @@ def test_an_appended_list_channel_seals_incrementally_as_a_full_pass_would(
     channel = BinaryOperatorAggregate(list, operator.add).named("xs")
     stored, seal = channel.initial(), 0
     for batch in batches:
-        new, changed = channel.update(stored, [batch])
+        new, changed = channel.fold(stored, [batch])
         if changed:
             seal = channel.seal(seal, stored, new)
             stored = new
@@ -75,7 +75,7 @@ def test_a_message_log_seals_incrementally_as_a_full_pass_would(ops: list[Any]) 
         if kind == "remove" and str(n) not in present:
             continue
         update = [RemoveMessage(id=str(n))] if kind == "remove" else [_message(n, text)]
-        new, _ = channel.update(stored, [update])
+        new, _ = channel.fold(stored, [update])
         seal = channel.seal(seal, stored, new)
         stored = new
         (present.discard if kind == "remove" else present.add)(str(n))

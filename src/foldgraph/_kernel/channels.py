@@ -12,7 +12,8 @@ import collections.abc as abc
 import dataclasses
 import typing
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Literal
+from copy import copy as _shallow_copy
+from typing import Any, ClassVar, Literal, Self
 
 import attrs
 from pyrsistent import PVector
@@ -64,12 +65,19 @@ Overwrite.__module__ = "foldgraph.types"
 Result = tuple[Any, bool]
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, init=False)
 class BaseChannel:
     """Common behaviour: the value is stored frozen, and read as a private plain copy."""
 
     typ: Any = Any
     key: str = attrs.field(default="", kw_only=True)
+    _held: Any = attrs.field(default=MISSING, init=False, eq=False, repr=False, hash=False)
+    """The value LangGraph's stateful interface works on (`update(values)`, `get()`...).
+    The fold never reads it: it passes stored values through `fold`, `available`,
+    `consumed` and `finished` instead."""
+
+    def __init__(self, typ: Any = Any, key: str = "") -> None:
+        self.__attrs_init__(typ, key=key)  # `key` positional, as LangGraph's
 
     checkpointed: ClassVar[bool] = True
     clears_each_step: ClassVar[bool] = False
@@ -92,16 +100,16 @@ class BaseChannel:
     def initial(self) -> Any:
         return MISSING
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         raise NotImplementedError
 
-    def consume(self, stored: Any) -> Result:
+    def consumed(self, stored: Any) -> Result:
         return stored, False
 
-    def finish(self, stored: Any) -> Result:
+    def finished(self, stored: Any) -> Result:
         return stored, False
 
-    def is_available(self, stored: Any) -> bool:
+    def available(self, stored: Any) -> bool:
         return stored is not MISSING
 
     def read(self, stored: Any) -> Any:
@@ -123,6 +131,65 @@ class BaseChannel:
     def named(self, key: str) -> BaseChannel:
         return attrs.evolve(self, key=key)
 
+    # -- LangGraph's stateful channel interface ---------------------------------------------
+    # Programs written against LangGraph's channels (and its own tests of them) hold a
+    # channel and change it in place. Here that is a thin shell over the pure methods
+    # above: the channel holds one stored value and each call folds into it.
+
+    checkpoint_is_value: ClassVar[bool] = True
+    """False where LangGraph checkpoints more than the value (barriers, after-finish)."""
+
+    def _hold(self, stored: Any) -> None:
+        object.__setattr__(self, "_held", stored)
+
+    def get(self) -> Any:
+        """The current value; `EmptyChannelError` when there is none (as LangGraph)."""
+        if not self.available(self._held):
+            raise EmptyChannelError()
+        return self.read(self._held)
+
+    def is_available(self) -> bool:
+        return self.available(self._held)
+
+    def update(self, values: Sequence[Any]) -> bool:
+        """Fold one step's writes into the held value; whether it changed."""
+        stored, changed = self.fold(self._held, values)
+        self._hold(stored)
+        return changed
+
+    def consume(self) -> bool:
+        stored, changed = self.consumed(self._held)
+        self._hold(stored)
+        return changed
+
+    def finish(self) -> bool:
+        stored, changed = self.finished(self._held)
+        self._hold(stored)
+        return changed
+
+    def checkpoint(self) -> Any:
+        """What LangGraph would save for this channel (MISSING when empty)."""
+        if self._held is MISSING or not self.checkpointed:
+            return MISSING
+        if not self.checkpoint_is_value:
+            return thaw(self._held)
+        try:
+            return self.get()
+        except EmptyChannelError:
+            return MISSING
+
+    def from_checkpoint(self, checkpoint: Any) -> Self:
+        """A copy of this channel holding `checkpoint` (a `checkpoint()` result)."""
+        new = _shallow_copy(self)
+        new._hold(MISSING)
+        if checkpoint is not MISSING:
+            value = self.from_value if self.checkpoint_is_value else freeze
+            new._hold(value(checkpoint))
+        return new
+
+    def copy(self) -> Self:
+        return self.from_checkpoint(self.checkpoint())
+
 
 def _single(channel: BaseChannel, updates: Sequence[Any], message: str) -> Any:
     if len(updates) != 1:
@@ -135,11 +202,14 @@ def _single(channel: BaseChannel, updates: Sequence[Any], message: str) -> Any:
     return updates[0]
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, init=False)
 class LastValue(BaseChannel):
     """Keeps the last value written; at most one write per superstep."""
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def __init__(self, typ: Any = Any, key: str = "") -> None:
+        self.__attrs_init__(typ, key=key)  # `key` positional, as LangGraph's
+
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return stored, False
         value = _single(
@@ -150,46 +220,53 @@ class LastValue(BaseChannel):
         return freeze(value), True
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, init=False)
 class LastValueAfterFinish(BaseChannel):
     """Like LastValue, but only readable once the run is about to finish (deferred nodes)."""
 
+    def __init__(self, typ: Any = Any, key: str = "") -> None:
+        self.__attrs_init__(typ, key=key)  # `key` positional, as LangGraph's
+
     finishes: ClassVar[bool] = True
     consumes: ClassVar[bool] = True
+    checkpoint_is_value: ClassVar[bool] = False
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return stored, False
         return (freeze(updates[-1]), False), True
 
-    def is_available(self, stored: Any) -> bool:
+    def available(self, stored: Any) -> bool:
         return stored is not MISSING and stored[1]
 
-    def finish(self, stored: Any) -> Result:
+    def finished(self, stored: Any) -> Result:
         if stored is MISSING or stored[1]:
             return stored, False
         return (stored[0], True), True
 
-    def consume(self, stored: Any) -> Result:
+    def consumed(self, stored: Any) -> Result:
         if stored is not MISSING and stored[1]:
             return MISSING, True
         return stored, False
 
     def read(self, stored: Any) -> Any:
-        if not self.is_available(stored):
+        if not self.available(stored):
             raise EmptyChannelError(self.key)
         return thaw(stored[0])
 
     output = read
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, init=False)
 class AnyValue(BaseChannel):
     """Keeps the last value; several writes in a step are assumed equal."""
 
+    def __init__(self, typ: Any = Any, key: str = "") -> None:
+        self.__attrs_init__(typ, key=key)  # `key` positional, as LangGraph's
+
     clears_each_step: ClassVar[bool] = True
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return MISSING, stored is not MISSING
         return freeze(updates[-1]), True
@@ -202,7 +279,7 @@ class EphemeralValue(BaseChannel):
     guard: bool = True
     clears_each_step: ClassVar[bool] = True
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return MISSING, stored is not MISSING
         if self.guard and len(updates) != 1:
@@ -223,7 +300,7 @@ class UntrackedValue(BaseChannel):
     def seal(self, old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
         return 0  # never checkpointed, so never checked
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return stored, False
         if self.guard and len(updates) != 1:
@@ -262,7 +339,7 @@ class Topic(BaseChannel):
     def UpdateType(self) -> Any:
         return self.typ | list[self.typ]  # type: ignore[name-defined]
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         base = stored if (self.accumulate and stored is not MISSING) else vector()
         flat = _flatten(updates)
         if not flat:
@@ -316,7 +393,7 @@ class BinaryOperatorAggregate(BaseChannel):
     def initial(self) -> Any:
         return self.monoid.empty()
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return stored, False
         if (
@@ -367,8 +444,9 @@ class NamedBarrierValue(BaseChannel):
 
     names: frozenset[str] = frozenset()
     consumes: ClassVar[bool] = True
+    checkpoint_is_value: ClassVar[bool] = False
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         seen = frozenset() if stored is MISSING else stored
         for name in updates:
             if name not in self.names:
@@ -378,19 +456,19 @@ class NamedBarrierValue(BaseChannel):
         new = seen | frozenset(updates)
         return (new, True) if new != seen else (stored, False)
 
-    def is_available(self, stored: Any) -> bool:
+    def available(self, stored: Any) -> bool:
         return stored is not MISSING and stored == self.names
 
     def seal(self, old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
         return 0  # a set of node names: nothing user code can change
 
-    def consume(self, stored: Any) -> Result:
+    def consumed(self, stored: Any) -> Result:
         if stored is not MISSING and stored == self.names:
             return MISSING, True
         return stored, False
 
     def read(self, stored: Any) -> Any:
-        if not self.is_available(stored):
+        if not self.available(stored):
             raise EmptyChannelError(self.key)
         return None
 
@@ -404,8 +482,9 @@ class NamedBarrierValueAfterFinish(BaseChannel):
     names: frozenset[str] = frozenset()
     finishes: ClassVar[bool] = True
     consumes: ClassVar[bool] = True
+    checkpoint_is_value: ClassVar[bool] = False
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         seen, finished = (frozenset(), False) if stored is MISSING else stored
         for name in updates:
             if name not in self.names:
@@ -415,24 +494,24 @@ class NamedBarrierValueAfterFinish(BaseChannel):
         new = seen | frozenset(updates)
         return ((new, finished), True) if new != seen else (stored, False)
 
-    def is_available(self, stored: Any) -> bool:
+    def available(self, stored: Any) -> bool:
         return stored is not MISSING and stored[1] and stored[0] == self.names
 
     def seal(self, old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
         return 0  # node names and a flag: nothing user code can change
 
-    def finish(self, stored: Any) -> Result:
+    def finished(self, stored: Any) -> Result:
         if stored is not MISSING and not stored[1] and stored[0] == self.names:
             return (stored[0], True), True
         return stored, False
 
-    def consume(self, stored: Any) -> Result:
-        if self.is_available(stored):
+    def consumed(self, stored: Any) -> Result:
+        if self.available(stored):
             return MISSING, True
         return stored, False
 
     def read(self, stored: Any) -> Any:
-        if not self.is_available(stored):
+        if not self.available(stored):
             raise EmptyChannelError(self.key)
         return None
 
@@ -472,6 +551,21 @@ class DeltaChannel(BaseChannel):
             snapshot_frequency=snapshot_frequency,
         )
 
+    def replay_writes(self, writes: Sequence[Any]) -> None:
+        """Fold the values of `(task id, channel, value)` writes, oldest first, into the
+        held value in one batch, from the last Overwrite on (LangGraph rebuilds a delta
+        channel this way)."""
+        stored, rest = self._held, [value for _, _, value in writes]
+        for i in range(len(rest) - 1, -1, -1):
+            overwrite, value = _is_overwrite(rest[i])
+            if overwrite:  # the last Overwrite is where the value starts again
+                stored = freeze(value if value is not None else self._empty())
+                rest = rest[i + 1 :]
+                break
+        if rest:
+            stored = self.fold(stored, rest)[0]
+        self._hold(stored)
+
     def named(self, key: str) -> DeltaChannel:
         return DeltaChannel(
             self.reducer, self.typ, snapshot_frequency=self.snapshot_frequency, key=key
@@ -493,7 +587,7 @@ class DeltaChannel(BaseChannel):
         empty = self._empty()
         return MISSING if empty is MISSING else freeze(empty)
 
-    def update(self, stored: Any, updates: Sequence[Any]) -> Result:
+    def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return stored, False
         overwrites = [u for u in updates if _is_overwrite(u)[0]]

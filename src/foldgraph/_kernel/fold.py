@@ -111,7 +111,7 @@ def plan(
         node = graph.nodes[name]
         seen = all_seen.get(name, EMPTY_MAP)
         for c in node.triggers:
-            if versions.get(c, 0) > seen.get(c, 0) and channels[c].is_available(
+            if versions.get(c, 0) > seen.get(c, 0) and channels[c].available(
                 values.get(c, MISSING)
             ):
                 break
@@ -191,7 +191,7 @@ def apply(
         if consuming:
             consumed = {c for task, _ in ordered for c in task.triggers if c in consuming}
             for chan in sorted(consumed):
-                new, did_change = channels[chan].consume(_get(values, chan))
+                new, did_change = channels[chan].consumed(_get(values, chan))
                 if did_change:
                     if sealing and (
                         type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)
@@ -223,14 +223,14 @@ def apply(
             # Channels are pure: the same value and batch give the same update.
             new, did_change = done[2], done[3]
         else:
-            new, did_change = channel.update(old, batch)
+            new, did_change = channel.fold(old, batch)
         if did_change:
             if sealing and (type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)):
                 _seal(channels, values, old_seals, new_seals, fps, chan, new)
             _store(values, chan, new)
             versions[chan] = next_version
             changed.add(chan)
-            if channel.is_available(new):
+            if channel.available(new):
                 updated.add(chan)
 
     if ordered:
@@ -244,7 +244,7 @@ def apply(
             if channel.clears_each_step and chan not in batches:
                 old = _get(values, chan)
                 if old is not MISSING:
-                    new, did_change = channel.update(old, ())
+                    new, did_change = channel.fold(old, ())
                     if did_change:
                         if sealing and (
                             type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)
@@ -253,7 +253,7 @@ def apply(
                         _store(values, chan, new)
                         versions[chan] = next_version
                         changed.add(chan)
-                        if channel.is_available(new):
+                        if channel.available(new):
                             updated.add(chan)
                         continue
             if chan in trigger_to_nodes:
@@ -263,7 +263,7 @@ def apply(
         if graph.finishing and not any(c in trigger_to_nodes for c in updated):
             for chan in graph.finishing:
                 channel = channels[chan]
-                new, did_change = channel.finish(_get(values, chan))
+                new, did_change = channel.finished(_get(values, chan))
                 if did_change:
                     if sealing and (
                         type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)
@@ -272,7 +272,7 @@ def apply(
                     _store(values, chan, new)
                     versions[chan] = next_version
                     changed.add(chan)
-                    if channel.is_available(new):
+                    if channel.available(new):
                         updated.add(chan)
 
         # A trigger no task consumed this step (update_state runs no node) is still
@@ -281,7 +281,7 @@ def apply(
             if chan in updated:
                 continue
             version = versions.get(chan)
-            if version is None or not channels[chan].is_available(_get(values, chan)):
+            if version is None or not channels[chan].available(_get(values, chan)):
                 continue
             if any(
                 seen.get(node, EMPTY_MAP).get(chan, 0) < version for node in trigger_to_nodes[chan]
@@ -397,7 +397,7 @@ def fresh_snapshot(
     values = snapshot.values.mutate()
     for chan, batch in batches.items():
         old = _get(values, chan)
-        new, changed = graph.channels[chan].update(old, batch)
+        new, changed = graph.channels[chan].fold(old, batch)
         if folded is not None:
             folded[chan] = (old, batch, new, changed)
         if changed:
@@ -425,7 +425,7 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
     new_seals: dict[str, int] = {}
     for chan, batch in batches.items():
         old = _get(values, chan)
-        new, did_change = graph.channels[chan].update(old, batch)
+        new, did_change = graph.channels[chan].fold(old, batch)
         if did_change:
             if old_seals is not None:
                 new_seals[chan] = graph.channels[chan].seal(old_seals.get(chan, 0), old, new)
@@ -433,7 +433,7 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
             versions[chan] = next_version
             changed.add(chan)
             bumped = True
-            if graph.channels[chan].is_available(new):
+            if graph.channels[chan].available(new):
                 updated.add(chan)
     return attrs.evolve(
         snapshot,
