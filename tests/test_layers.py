@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "vocabulary",
         (
             "foldgraph._context",
+            "foldgraph._db",
             "foldgraph.constants",
             "foldgraph.warnings",
             "foldgraph.callbacks",

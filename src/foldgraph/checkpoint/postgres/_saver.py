@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from foldgraph._db import postgres_connection
 from foldgraph.checkpoint.postgres.base import (
     PRUNE_SNAPSHOT_SQL,
     BasePostgresSaver,
@@ -46,15 +47,7 @@ class PostgresSaver(BasePostgresSaver):
                 "psycopg.Connection or a psycopg_pool.ConnectionPool (or use "
                 "AsyncPostgresSaver.from_conn_string(dsn))."
             )
-        self._owned_pool = None
-        if isinstance(conn, str):
-            from psycopg_pool import ConnectionPool
-
-            conn = ConnectionPool(
-                conn, min_size=1, max_size=4, kwargs={"autocommit": True}, open=True
-            )
-            self._owned_pool = conn
-        self.conn = conn
+        self.conn, self._owned_pool = postgres_connection(conn)
         self.pipe = pipe
         self.lock = threading.Lock()
 

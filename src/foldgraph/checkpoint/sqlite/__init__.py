@@ -22,6 +22,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from foldgraph._db import sqlite_transaction
 from foldgraph.checkpoint._sql import SqlSaver, _configurable
 from foldgraph.checkpoint.base import (
     WRITES_IDX_MAP,
@@ -186,21 +187,8 @@ class SqliteSaver(SqlSaver):
                 finally:
                     cur.close()
 
-    @contextlib.contextmanager
-    def _tx(self, write: bool) -> Iterator[sqlite3.Cursor]:
-        with self.lock:
-            cur = self.conn.cursor()
-            try:
-                cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                try:
-                    yield cur
-                except BaseException:
-                    self.conn.rollback()
-                    raise
-                else:
-                    self.conn.commit()
-            finally:
-                cur.close()
+    def _tx(self, write: bool) -> contextlib.AbstractContextManager[sqlite3.Cursor]:
+        return sqlite_transaction(self.conn, self.lock, write)
 
     def _schema(self) -> list[str]:
         return _SCHEMA

@@ -21,6 +21,7 @@ from typing import Any, Literal, NamedTuple, TypeVar, cast
 
 from typing_extensions import TypedDict
 
+from foldgraph._db import postgres_connection
 from foldgraph.store._sql import SqlStore
 from foldgraph.store.base import (
     BaseStore,
@@ -270,15 +271,7 @@ class PostgresStore(BasePostgresStore, SqlStore):
             )
         InMemoryStore.__init__(self, index=cast(IndexConfig, index) if index else None)
         self._init_sql(deserializer=deserializer, ttl=ttl)
-        self._owned_pool = None
-        if isinstance(conn, str):
-            from psycopg_pool import ConnectionPool
-
-            conn = ConnectionPool(
-                conn, min_size=1, max_size=4, kwargs={"autocommit": True}, open=True
-            )
-            self._owned_pool = conn
-        self.conn = conn
+        self.conn, self._owned_pool = postgres_connection(conn)
         self.pipe = pipe
         self.lock = threading.Lock()
 

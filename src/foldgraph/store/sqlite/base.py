@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple
 
+from foldgraph._db import sqlite_transaction
 from foldgraph.store._sql import SqlStore, encode_namespace, namespace_match
 from foldgraph.store.base import (
     BaseStore,
@@ -159,21 +160,8 @@ class BaseSqliteStore:
     def _time(self, stored: Any) -> datetime:
         return datetime.fromisoformat(stored)
 
-    @contextlib.contextmanager
-    def _tx(self, write: bool) -> Iterator[sqlite3.Cursor]:
-        with self.write_lock:
-            cur = self.conn.cursor()
-            try:
-                cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                try:
-                    yield cur
-                except BaseException:
-                    self.conn.rollback()
-                    raise
-                else:
-                    self.conn.commit()
-            finally:
-                cur.close()
+    def _tx(self, write: bool) -> contextlib.AbstractContextManager[sqlite3.Cursor]:
+        return sqlite_transaction(self.conn, self.write_lock, write)
 
 
 def _connect(conn_string: str) -> sqlite3.Connection:
