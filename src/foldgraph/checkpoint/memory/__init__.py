@@ -107,16 +107,16 @@ class _Saved:
     """
 
     __slots__ = (
-        "v",
         "id",
-        "ts",
-        "values",
-        "versions",
-        "seen",
-        "updated",
-        "seals",
         "metadata",
         "parent_id",
+        "seals",
+        "seen",
+        "ts",
+        "updated",
+        "v",
+        "values",
+        "versions",
     )
 
     def __init__(
@@ -265,9 +265,9 @@ class InMemorySaver(BaseCheckpointSaver[int]):
     async methods simply call the sync ones. Channel versions are ints.
 
     `storage` is `{thread_id: {checkpoint_ns: {checkpoint_id: entry}}}`, an
-    entry unpacking as `(checkpoint, metadata, parent_id)`, and `writes` is `{(thread_id, checkpoint_ns,
-    checkpoint_id): {(task_id, idx): (task_id, channel, value, task_path)}}`;
-    both are internal and may change.
+    entry unpacking as `(checkpoint, metadata, parent_id)`, and `writes` is
+    `{(thread_id, checkpoint_ns, checkpoint_id): {(task_id, idx): (task_id,
+    channel, value, task_path)}}`; both are internal and may change.
 
     Example:
         >>> from foldgraph.checkpoint.base import empty_checkpoint
@@ -494,6 +494,71 @@ class InMemorySaver(BaseCheckpointSaver[int]):
                 if key[1] >= 0 and key in stored:
                     continue
                 stored[key] = (task_id, channel, value, task_path)
+
+    # -- foldgraph's own writes ------------------------------------------------------------
+
+    def _put_snapshot(
+        self,
+        thread_id: Any,
+        ns: str,
+        parent_id: str | None,
+        v: int,
+        snapshot: Any,
+        values: Any,
+    ) -> None:
+        """`put` for foldgraph's runner: keep a stamped snapshot's parts as they are.
+
+        Stores what `put` would for the runner's checkpoint of `snapshot` (with
+        `values` as its channel values), as one record and without building the
+        checkpoint and metadata dicts: the snapshot's maps are persistent and its
+        metadata dict is the run's own, made for this checkpoint and never changed
+        (reads copy it). Only for this class: a subclass's `put` may do more.
+        """
+        entry = _Saved(
+            v,
+            snapshot.id,
+            snapshot.created_at,
+            values,
+            snapshot.versions,
+            snapshot.seen,
+            snapshot.updated,
+            snapshot.seals,
+            snapshot.metadata,
+            parent_id,
+        )
+        with self._lock:
+            spaces = self.storage.get(thread_id)
+            if spaces is None:
+                spaces = self.storage[thread_id] = {}
+            checkpoints = spaces.get(ns)
+            if checkpoints is None:
+                checkpoints = spaces[ns] = {}
+            checkpoints[entry.id] = entry
+
+    def _put_task_writes(
+        self,
+        thread_id: Any,
+        ns: str,
+        checkpoint_id: str,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str,
+    ) -> None:
+        """`put_writes` for foldgraph's runner, which names the checkpoint directly."""
+        key = (thread_id, ns, checkpoint_id)
+        with self._lock:
+            stored = self.writes.get(key)
+            if stored is None:
+                stored = self.writes[key] = {}
+            for idx, (channel, value) in enumerate(writes):
+                special = WRITES_IDX_MAP.get(channel)
+                if special is None:
+                    slot = (task_id, idx)
+                    if slot in stored:
+                        continue
+                else:
+                    slot = (task_id, special)
+                stored[slot] = (task_id, channel, value, task_path)
 
     def delete_thread(self, thread_id: str) -> None:
         """Forget every checkpoint and write of `thread_id`, in all namespaces."""
