@@ -4,6 +4,8 @@ The run flows down one way through the modules of this package:
 
     _prepare   make_run: merged config, parent/child graphs, modes, runtime
     _run       Run.steps: the fold, persistence and stream chunks, as a generator
+               (its start, resumes, step end, error handlers, saver and chunks beside it:
+               _load, _resume, _commit, _handlers, _persist, _chunks)
     _driver    drive / adrive: execute the tasks a step asks for (threads / asyncio)
     _task      run_task / arun_task: one node call, with its scope and writes
     _stream    deliver / invoke_output: what the caller sees

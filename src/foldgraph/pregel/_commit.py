@@ -1,0 +1,198 @@
+"""The end of a superstep: sort its results, keep each task's writes, commit or stop.
+
+`Committing` is the part of `Run` a step's results go through once: finished
+tasks' writes are kept (and saved) and streamed, errors and interrupts set
+aside; then the step commits with the kernel's `apply` (stamped when a saver
+keeps it), or stops on interrupts, or hands back the error to raise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from foldgraph._kernel.fold import apply
+from foldgraph._kernel.names import ERROR, INTERRUPT, RESUME
+from foldgraph._kernel.seal import run_fingerprint
+from foldgraph._kernel.snapshot import Snapshot, Task
+from foldgraph.constants import START
+from foldgraph.errors import is_invalid_resume
+from foldgraph.pregel import _emit as emit
+from foldgraph.pregel._pending import error_repr
+from foldgraph.pregel._protocol import Emit, Results, TaskResult
+
+__all__ = ["Committing"]
+
+
+class Committing:
+    """`Run`'s step end (its fields are `Run`'s)."""
+
+    def _folded_from(self, snapshot: Snapshot) -> dict[str, Any] | None:
+        """The step's already computed channel updates, from this very snapshot."""
+        folded = [f for base, f in self._folded if base is snapshot]
+        if not folded:
+            return None
+        if len(folded) == 1:
+            return folded[0]
+        merged: dict[str, Any] = {}
+        for f in folded:
+            for chan, done in f.items():
+                # Two tasks wrote the channel: neither update is the step's.
+                merged[chan] = None if chan in merged else done
+        return {c: d for c, d in merged.items() if d is not None}
+
+    @property
+    def fingerprint(self) -> Any:
+        """Seals the run's steps, taking each object's fingerprint once per run: the
+        history's messages are sealed when appended, and again inside every `Send` that
+        carries the state (see `_kernel.seal.run_fingerprint`)."""
+        if self._fingerprint is None and self.checkpointer is not None:
+            self._fingerprint = run_fingerprint()
+        return self._fingerprint
+
+    def _collect(
+        self,
+        tasks: Sequence[Task],
+        results: Results,
+        done: Mapping[str, Any],
+        step: int,
+        chunks: list[Emit],
+    ) -> tuple[list[tuple[Task, Sequence[tuple[str, Any]]]], list[TaskResult], list[TaskResult]]:
+        """Sort the step's results into writes, errors and interrupts; stream chunks go to
+        `chunks` (a list, not a generator per step)."""
+        task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]] = []
+        errors: list[TaskResult] = []
+        interrupted: list[TaskResult] = []
+        self._folded = []
+        for t in tasks:
+            result = results.get(t.path)
+            if result is None:
+                writes = [(c, v) for c, v in done.get(t.id) or [] if c not in (RESUME,)]
+                task_writes.append((t, writes))
+                continue
+            if result.calls:
+                chunks.extend(self._record_calls(result.calls, step))
+            if result.parent_command is not None:
+                errors.append(result)
+                continue
+            if result.error is not None:
+                errors.append(result)
+                continue
+            if result.interrupts or result.output is None:
+                # (no output and no interrupt: a subgraph stopped at a breakpoint)
+                interrupted.append(result)
+                continue
+            self._accept(t, result, task_writes, step, chunks)
+
+        return task_writes, errors, interrupted
+
+    def _commit(
+        self,
+        tasks: Sequence[Task],
+        task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]],
+        errors: list[TaskResult],
+        interrupted: list[TaskResult],
+        step: int,
+        chunks: list[Emit],
+    ) -> str | BaseException:
+        """End the step: commit it, or stop it (interrupts), or return the error to raise."""
+        graph = self.graph
+        snapshot = self.snapshot
+        if errors:
+            first = errors[0]
+            for r in errors:
+                if r.error is not None:
+                    if is_invalid_resume(r.error) and r.task.id in self._answered:
+                        self._refuse_answer(r.task)
+                    error = [(ERROR, error_repr(r.error))]
+                    self._pending[r.task.id] = [*self._pending.get(r.task.id, []), *error]
+                    self.save_writes(r.task, error)
+                    if "tasks" in self.modes or "debug" in self.modes:
+                        chunks.extend(
+                            emit.task_result(
+                                graph, self.ns, self.modes, r.task, None, step, error=r.error
+                            )
+                        )
+            self._flush_exit(tasks)
+            if first.parent_command is not None:
+                # Up to the graph that runs this one; at the root, as LangGraph, the
+                # ParentCommand itself is raised (its command's graph is "").
+                return first.parent_command  # type: ignore[no-any-return]
+            assert first.error is not None
+            return first.error
+        if interrupted:
+            for r in interrupted:
+                self._pending.setdefault(r.task.id, [])
+                self._pending[r.task.id] = [
+                    (c, v) for c, v in self._pending[r.task.id] if c != INTERRUPT
+                ] + [(INTERRUPT, r.interrupts)]
+                self.save_writes(r.task, [(INTERRUPT, r.interrupts)])
+                self.interrupts.extend(r.interrupts)
+            self._flush_exit(tasks)
+            chunks.extend(self._emit_interrupts([r.interrupts for r in interrupted]))
+            if "tasks" in self.modes or "debug" in self.modes:
+                for r in interrupted:
+                    chunks.extend(
+                        emit.task_result(
+                            graph, self.ns, self.modes, r.task, None, step, interrupts=r.interrupts
+                        )
+                    )
+            if task_writes:
+                # What the finished tasks wrote shows in the output, though no step committed.
+                self.output_snapshot = apply(graph.spec, snapshot, task_writes)
+                if self.output_snapshot.changed & graph._output_set:
+                    self.emitted_values = True
+                if "values" in self.modes and self.output_snapshot.changed & graph._stream_set:
+                    chunks.append(
+                        Emit(self.ns, "values", graph._stream_values(self.output_snapshot))
+                    )
+            return "stopped"
+
+        new = apply(
+            graph.spec,
+            snapshot,
+            task_writes,
+            self.stamp_for("loop", step),
+            self.fingerprint,
+            self._folded_from(snapshot),
+        )
+        self.snapshot = new
+        self._pending = {}
+        self.resuming = False
+        self.save(new)
+        self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
+        # As in LangGraph, the output and the values stream follow what tasks wrote: a
+        # step that only cleared a channel (an EphemeralValue nobody wrote) shows nothing.
+        written = {c for _, ws in task_writes for c, _ in ws}
+        if written & graph._output_set:
+            self.last_output = new
+        if "values" in self.modes:
+            chunks.extend(emit.values(graph, self.ns, new, changed=written))
+        if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
+            chunks.extend(self._emit_checkpoint(new))
+        return "ok"
+
+    def _accept(
+        self,
+        t: Task,
+        result: TaskResult,
+        task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]],
+        step: int,
+        chunks: list[Emit],
+    ) -> None:
+        """Keep a finished task's writes for the step, save them, and stream them."""
+        assert result.output is not None
+        writes = list(result.output.writes)
+        if self.checkpointer is not None:
+            self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
+            self.save_writes(t, writes or [("__no_writes__", None)])
+        task_writes.append((t, writes))
+        if result.folded is not None:
+            self._folded.append(result.folded)
+        if "updates" in self.modes and t.name != START:
+            chunk = {t.name: result.output.update_chunk()}
+            if result.output.cached:
+                chunk["__metadata__"] = {"cached": True}
+            chunks.append(Emit(self.ns, "updates", chunk))
+        if "tasks" in self.modes or "debug" in self.modes:
+            chunks.extend(emit.task_result(self.graph, self.ns, self.modes, t, result.output, step))

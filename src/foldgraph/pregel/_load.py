@@ -1,0 +1,203 @@
+"""How a run starts: load the thread's checkpoint, then apply the input.
+
+`Loading` is the part of `Run` that finds where the run begins: a new thread,
+the latest checkpoint, one named for time travel (the config's checkpoint_id,
+or a subgraph's own through checkpoint_map), or the one a replayed parent had;
+then applies a new input, a `Command` (update, goto, resume) or nothing
+(continue), streaming what LangGraph streams before the first step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import attrs
+
+from foldgraph._kernel.fold import apply, apply_without_step
+from foldgraph._kernel.names import RESUME
+from foldgraph._kernel.snapshot import Snapshot, Task
+from foldgraph.constants import CONF, START
+from foldgraph.errors import EmptyInputError, InvalidUpdateError
+from foldgraph.pregel import _emit as emit
+from foldgraph.pregel._protocol import NULL_TASK, NULL_TASK_ID, VIA, Emit, Execute
+from foldgraph.pregel._replay_state import ReplayState
+from foldgraph.types import Command
+
+__all__ = ["Loading"]
+
+
+class Loading:
+    """`Run`'s start (its fields are `Run`'s)."""
+
+    def _begin(self) -> Generator[Emit | Execute, Any, bool]:
+        """Load the thread, then apply the input (new run, resume or Command)."""
+        graph = self.graph
+        spec = graph.spec
+        loaded = self._load()
+        self._loaded_step = self.snapshot.step
+        if loaded and ("checkpoints" in self.modes or "debug" in self.modes):
+            # What the loaded checkpoint holds, before resume values answer its interrupts:
+            # the checkpoint chunk a resumed run starts with shows them as asked.
+            self._loaded_pending = {tid: list(ws) for tid, ws in self._pending.items()}
+        value = self.input
+        self._saved_from = self.snapshot.id or None
+        if (
+            self.nested
+            and loaded
+            and not self._replay_loaded
+            and (not self.stateful_child or self.resuming)
+        ):
+            # The parent re-runs this subgraph's task after an interrupt or failure:
+            # continue the subgraph where it stopped instead of starting again. A
+            # subgraph with its own memory (checkpointer=True) is loaded on every call,
+            # so it continues only while the parent run is resuming.
+            value = None
+        is_resume = value is None or isinstance(value, Command)
+        if not self.nested:
+            self.resuming = is_resume and loaded and bool(self.snapshot.versions)
+            if self._replaying:
+                self.replay = ReplayState(_replay_point(self.snapshot))
+        if is_resume and loaded:
+            self.resumed_from = self.snapshot.id
+        if not is_resume:
+            if self.checkpointer is None:
+                self.snapshot = self.graph._unsaved
+            self._pending = {}
+            if self.parent_resume:
+                # A subgraph that starts afresh inside a resumed task: the first
+                # interrupt() to ask, here or below, takes the answer.
+                self.null_resume.append(self.parent_resume.pop())
+            input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
+            if START in graph.runners:  # an entrypoint has no START node
+                graph.runners[START].give_input_ids(value)
+            self.snapshot = self.stamp(
+                apply(spec, self.snapshot, [(input_task, graph._input_writes(value))]), "input"
+            )
+            self.save(self.snapshot)
+            if self.checkpointer is not None and (
+                "checkpoints" in self.modes or "debug" in self.modes
+            ):
+                yield from self._emit_checkpoint(self.snapshot)
+            return False
+
+        if isinstance(value, Command):
+            if value.graph == Command.PARENT:
+                raise InvalidUpdateError("There is no parent graph")
+            if value.resume is None and value.update is None and not value._gotos():
+                raise EmptyInputError("Received empty Command input")
+            if value.resume is not None and self.checkpointer is None:
+                raise RuntimeError(
+                    "Cannot use Command(resume=...) without checkpointer: compile the graph "
+                    "with `checkpointer=InMemorySaver()` and pass a thread_id."
+                )
+            writes: list[tuple[str, Any]] = []
+            if value.update is not None:
+                writes.extend(graph._input_update_writes(value))
+            for goto in value._gotos():
+                writes.extend(graph.runners[START].goto_writes(goto, "Command.goto"))
+            if writes and not loaded and value.resume is None:
+                # A Command on a new thread starts a run: START's own edges fire, and the
+                # update and goto land with them in the first step.
+                self.start_extra = writes
+                input_task = Task(
+                    id="", name="__input__", path=("__input__",), triggers=(), input=None
+                )
+                self.snapshot = self.stamp(
+                    apply(spec, self.snapshot, [(input_task, [(START, {})])]), "input"
+                )
+                self.save(self.snapshot)
+                self.save_writes(NULL_TASK, writes)
+                return False
+            if writes:
+                self.snapshot = apply_without_step(spec, self.snapshot, writes)
+                # Kept on the checkpoint (as LangGraph's null-task writes) so that its
+                # state shows the update even before the next step commits.
+                self.save_writes(NULL_TASK, writes)
+            if value.resume is not None:
+                self._assign_resume(value.resume)
+        elif self.parent_resume:
+            # The answer the parent task was resumed with: to the interrupt waiting here,
+            # else to the first interrupt() that asks in this run or below (as
+            # LangGraph's null resume), such as one reached after an update_state.
+            answer = self.parent_resume.pop()
+            if self._waiting():
+                self._assign_resume(answer)
+            else:
+                self.null_resume.append(answer)
+        elif self._replaying and (
+            self.snapshot.metadata.get("source") not in ("update", "fork") or self._pending
+        ):
+            # Replaying a past checkpoint: branch off it with a copy, then re-run what follows.
+            self._pending = {}
+            self._replaying = False
+            forked = attrs.evolve(self.snapshot, step=self.snapshot.step + 1)
+            self.snapshot = self.stamp(forked, "fork")
+            self.save(self.snapshot)
+        if not loaded and not isinstance(value, Command):
+            raise EmptyInputError("Received no input for __start__")
+        self.emitted_values = True
+        if "values" in self.modes:
+            yield from emit.values(graph, self.ns, self.snapshot, force=True)
+        return True
+
+    def _load(self) -> bool:
+        if self.checkpointer is None:
+            self.snapshot = self.graph._unsaved
+            return False
+        replay = self.replay
+        mapped = self._mapped_checkpoint()
+        if mapped:
+            # Time travel to this subgraph's own checkpoint (a config from its history
+            # given to the parent): that checkpoint, replayed.
+            address = self._load_config()
+            address[CONF]["checkpoint_id"] = mapped
+            saved = self.checkpointer._stored_tuple(address)
+        elif self.nested and replay is not None and replay.first_visit(self.checkpoint_ns):
+            # The parent replays a past checkpoint: start from the one this subgraph had
+            # then, with the input given anew (not resumed).
+            saved = replay.checkpoint_before(self.checkpointer, self._load_config())
+            self.resuming = False
+            self._replay_loaded = True
+        else:
+            saved = self.checkpointer._stored_tuple(self._load_config())
+        if saved is None:
+            self.snapshot = self.graph._empty
+            return False
+        self.snapshot = self.graph._snapshot_of(saved)
+        replaying = bool(mapped) or (
+            bool(self.config.get(CONF, {}).get("checkpoint_id")) and not self.ns
+        )
+        self._replaying = replaying and (self.input is None or bool(mapped))
+        pending: dict[str, list[tuple[str, Any]]] = {}
+        for tid, chan, val in saved.pending_writes or ():
+            if (replaying and chan == RESUME) or tid.startswith(VIA):
+                continue
+            pending.setdefault(tid, []).append((chan, val))
+        null_writes = pending.pop(NULL_TASK_ID, None)
+        if null_writes and not replaying:
+            self.snapshot = apply_without_step(self.graph.spec, self.snapshot, null_writes)
+        self._pending = pending
+        return True
+
+    def _mapped_checkpoint(self) -> str | None:
+        """The checkpoint the config's checkpoint_map names for this nested run, if any."""
+        if not self.nested:
+            return None
+        mapping = self.config.get(CONF, {}).get("checkpoint_map")
+        return mapping.get(self.checkpoint_ns) if mapping else None
+
+    def _load_config(self) -> dict[str, Any]:
+        conf = self.config.get(CONF, {})
+        out = {"thread_id": conf.get("thread_id"), "checkpoint_ns": self.checkpoint_ns}
+        if conf.get("checkpoint_id") and not self.ns:
+            out["checkpoint_id"] = conf["checkpoint_id"]
+        return {CONF: out}
+
+
+def _replay_point(snapshot: Snapshot) -> str:
+    """The checkpoint subgraphs replay from: the one replayed, or for an update or
+    fork, the checkpoint it branched off (its subgraphs' checkpoints precede that)."""
+    if snapshot.metadata.get("source") in ("update", "fork") and snapshot.parent_id:
+        return snapshot.parent_id
+    return snapshot.id

@@ -1,0 +1,188 @@
+"""A run's checkpoints: stamping snapshots, saving them and the writes of their tasks.
+
+`Persistence` is the part of `Run` that talks to the saver: the address of the
+run's thread and namespace, the stamp (id, parent, metadata, time) of the
+snapshots it keeps, durability ("sync", "async" behind a background writer,
+"exit" only when the run stops), and the writes tasks leave on a checkpoint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from foldgraph._context import interrupt_id
+from foldgraph._kernel.names import NS_END, NS_SEP
+from foldgraph._kernel.snapshot import Snapshot, Task
+from foldgraph.checkpoint.base.id import uuid6_str
+from foldgraph.constants import CONF
+from foldgraph.pregel._emit import now_iso
+from foldgraph.pregel._pending import call_task
+from foldgraph.pregel._protocol import CallRecord, TaskResult
+
+__all__ = ["Persistence"]
+
+
+class Persistence:
+    """`Run`'s saver side (its fields are `Run`'s)."""
+
+    @property
+    def thread_id(self) -> Any:
+        return self.config.get(CONF, {}).get("thread_id")
+
+    def _address(self, checkpoint_id: str | None) -> dict[str, Any]:
+        """The saver config naming this run's thread, namespace and `checkpoint_id`."""
+        conf = {"thread_id": self.thread_id, "checkpoint_ns": self.checkpoint_ns}
+        if checkpoint_id:
+            conf["checkpoint_id"] = checkpoint_id
+        return {CONF: conf}
+
+    def _metadata(self, source: str, step: int) -> dict[str, Any]:
+        extra = self._metadata_extra
+        if extra is None:
+            # What the run's config adds to every checkpoint's metadata, worked out once.
+            from foldgraph.checkpoint.base import get_checkpoint_metadata
+
+            own = ("source", "step", "parents")
+            every = get_checkpoint_metadata(self.config, dict.fromkeys(own))  # type: ignore[arg-type]
+            extra = self._metadata_extra = {k: v for k, v in every.items() if k not in own}
+        return {"source": source, "step": step, "parents": dict(self._parents()), **extra}
+
+    def _parents(self) -> Mapping[str, str]:
+        return self.config.get(CONF, {}).get("__fg_parents__", {})
+
+    def stamp_for(self, source: str, step: int) -> tuple[str, str | None, Any, str] | None:
+        """Id, parent, metadata and time for the snapshot of `step` (the kernel makes no ids);
+        None without a saver: snapshots nobody keeps are not stamped. A graph that keeps
+        nothing (checkpointer=False) still stamps them when subgraphs below it save, as
+        their checkpoints name it among their parents."""
+        if self.checkpointer is None and self.child_saver is None:
+            return None
+        return (uuid6_str(), self.snapshot.id or None, self._metadata(source, step), now_iso())
+
+    def checkpoint_id(self) -> str:
+        """The id of the checkpoint this step's tasks run from, for `execution_info`.
+
+        Without a saver snapshots are not stamped; as LangGraph still gives each step
+        a fresh checkpoint id, one is made for the step the first time it is asked for.
+        """
+        snapshot = self.snapshot
+        if snapshot.id:
+            return snapshot.id
+        made = self._unsaved_ids.get(snapshot.step)
+        if made is None:
+            made = self._unsaved_ids.setdefault(snapshot.step, uuid6_str())
+        return made
+
+    def stamp(self, snapshot: Snapshot, source: str) -> Snapshot:
+        """`snapshot` with the stamp of a saved one (see `stamp_for`)."""
+        stamp = self.stamp_for(source, snapshot.step)
+        if stamp is None:
+            return snapshot
+        return attrs.evolve(
+            snapshot, id=stamp[0], parent_id=stamp[1], metadata=stamp[2], created_at=stamp[3]
+        )
+
+    def save(self, snapshot: Snapshot, *, final: bool = False) -> None:
+        if self.checkpointer is None:
+            return
+        if self.durability == "exit" and not final:
+            return
+        checkpoint = self.graph._checkpoint_of(snapshot)
+        parent_id = snapshot.parent_id
+        if self.durability == "exit" and final:
+            parent_id = self._saved_from
+        config = self._address(parent_id)
+        versions = snapshot.versions
+        new_versions = {c: versions[c] for c in snapshot.changed if c in versions}
+        metadata = dict(snapshot.metadata)
+        self._persist(self.checkpointer.put, config, checkpoint, metadata, new_versions)
+
+    def save_writes(
+        self, task: Task, writes: Sequence[tuple[str, Any]], *, final: bool = False
+    ) -> None:
+        """Record a task's writes on the current checkpoint (with "exit": only at the end)."""
+        if self.checkpointer is None or not writes:
+            return
+        if self.durability == "exit" and not final:
+            return
+        config = self._address(self.snapshot.id)
+        self._persist(
+            self.checkpointer.put_writes, config, list(writes), task.id, _path_str(task.path)
+        )
+
+    def _persist(self, write: Any, *args: Any) -> None:
+        """Call the saver now, or (durability "async", a saver doing I/O) in order, behind."""
+        if self.durability == "async" and getattr(self.checkpointer, "background_writes", False):
+            if self._writer is None:
+                from foldgraph.pregel._writer import BackgroundWriter
+
+                self._writer = BackgroundWriter()
+            self._writer.submit(write, *args)
+        else:
+            write(*args)
+
+    def _close_writer(self, *, raise_errors: bool) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.close(raise_errors=raise_errors)
+
+    def _drain(self) -> None:
+        """Stop at this superstep boundary: everything finished is saved, then GraphDrained."""
+        from foldgraph.errors import GraphDrained
+
+        self.flush_final()
+        self._close_writer(raise_errors=True)
+        config = None
+        if self.checkpointer is not None and self.snapshot.id:
+            config = self._address(self.snapshot.id)
+        raise GraphDrained(self.control.drain_reason or "shutdown", config=config)
+
+    def _flush_exit(self, tasks: Sequence[Task]) -> None:
+        """With durability "exit", a run that stops mid-step saves its checkpoint and writes."""
+        if self.durability != "exit":
+            return
+        self.save(self.snapshot, final=True)
+        for task in tasks:
+            self.save_writes(task, self._pending.get(task.id, ()), final=True)
+        planned = {t.id for t in tasks}
+        for tid, writes in self._pending.items():
+            if tid not in planned:  # task calls and error handlers of this step
+                self.save_writes(call_task(tid), writes, final=True)
+
+    def flush_final(self) -> None:
+        if self.durability == "exit":
+            self.save(self.snapshot, final=True)
+
+    def keep_finished(self, results: Sequence[TaskResult]) -> None:
+        """Save what tasks that finished wrote when the step itself cannot end (cancelled)."""
+        for result in results:
+            if result.calls:
+                self.keep_calls(result.calls)
+            if result.output is None:
+                continue
+            writes = list(result.output.writes)
+            self._pending[result.task.id] = [*self._pending.get(result.task.id, []), *writes]
+            self.save_writes(result.task, writes or [("__no_writes__", None)])
+
+    def keep_calls(self, calls: Sequence[CallRecord]) -> None:
+        for record in calls:
+            if record.reused:
+                continue
+            self._pending[record.task.id] = list(record.writes)
+            self.save_writes(record.task, record.writes)
+
+    # -- task context ------------------------------------------------------------------------
+
+    def task_namespace(self, task: Task) -> str:
+        own = f"{task.name}{NS_END}{task.id}"
+        return f"{self.checkpoint_ns}{NS_SEP}{own}" if self.checkpoint_ns else own
+
+    def task_interrupt_id(self, task: Task) -> str:
+        return interrupt_id(self.task_namespace(task))
+
+
+def _path_str(path: tuple[Any, ...]) -> str:
+    return "~".join(str(p) for p in path)
