@@ -47,12 +47,13 @@ def read_state(
 ) -> dict[str, Any]:
     """The state a node receives: a fresh dict of private plain copies (empty channels left out)."""
     values = snapshot.values
-    channels = graph.channels
+    readers = graph.readers
     out: dict[str, Any] = {}
     for key in keys:
         stored = values.get(key, MISSING)
         if stored is not MISSING:
-            out[key] = channels[key].read(stored)
+            read = readers.get(key)
+            out[key] = (graph.channels[key].read if read is None else read)(stored)
     step = snapshot.step + 1
     for key, kind in managed:
         out[key] = stop - step if kind == "remaining_steps" else step == stop - 1
@@ -125,7 +126,10 @@ def plan(
                 path=path,
                 # Every trigger the node has, woken or not, is marked seen when it runs
                 # (as LangGraph records them), so a later write to any of them wakes it.
-                triggers=tuple(c for c in node.triggers if c in versions),
+                # (A single trigger is the one that woke the node: it has a version.)
+                triggers=node.triggers
+                if len(node.triggers) == 1
+                else tuple(c for c in node.triggers if c in versions),
                 input=read_state(graph, snapshot, node.reads, node.managed, stop)
                 if with_input
                 else None,
@@ -159,7 +163,8 @@ def apply(
         if len(task_writes) > 1
         else task_writes
     )
-    next_version = snapshot.max_version + 1
+    top = snapshot.top_version
+    next_version = (top if top >= 0 else snapshot.max_version) + 1
     values = snapshot.values.mutate()
     versions = snapshot.versions.mutate()
     changed: set[str] = set()
@@ -173,31 +178,43 @@ def apply(
 
     seen = snapshot.seen
     if ordered:
-        seen_ev = seen.mutate()
         old_versions = snapshot.versions
+        marked: list[tuple[str, dict[str, int]]] = []
         for task, _ in ordered:
             if not task.triggers or task.path[0] == PUSH:
                 continue
-            marks = {
-                chan: version
-                for chan in task.triggers
-                if (version := old_versions.get(chan)) is not None
-            }
+            marks = {}
+            for chan in task.triggers:
+                version = old_versions.get(chan)
+                if version is not None:
+                    marks[chan] = version
             if marks:
-                seen_ev[task.name] = seen_ev.get(task.name, EMPTY_MAP).update(marks)
-        seen = seen_ev.finish()
+                marked.append((task.name, marks))
+        if len(marked) == 1:
+            # One task marks its triggers (most steps): one path copy, no mutation object.
+            name, marks = marked[0]
+            seen = seen.set(name, seen.get(name, EMPTY_MAP).update(marks))
+        elif marked:
+            seen_ev = seen.mutate()
+            for name, marks in marked:
+                seen_ev[name] = seen_ev.get(name, EMPTY_MAP).update(marks)
+            seen = seen_ev.finish()
 
         consuming = graph.consuming
         if consuming:
             consumed = {c for task, _ in ordered for c in task.triggers if c in consuming}
             for chan in sorted(consumed):
-                new, did_change = channels[chan].consumed(_get(values, chan))
+                new, did_change = channels[chan].consumed(values.get(chan, MISSING))
                 if did_change:
                     if sealing and (
                         type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)
                     ):
                         _seal(channels, values, old_seals, new_seals, fps, chan, new)
-                    _store(values, chan, new)
+                    if new is MISSING:
+                        if chan in values:
+                            del values[chan]
+                    else:
+                        values[chan] = new
                     versions[chan] = next_version
                     changed.add(chan)
 
@@ -212,7 +229,7 @@ def apply(
                     batch.append(value)
     for chan, batch in batches.items():
         channel = channels[chan]
-        old = _get(values, chan)
+        old = values.get(chan, MISSING)
         done = folded.get(chan) if folded else None
         if (
             done is not None
@@ -227,7 +244,11 @@ def apply(
         if did_change:
             if sealing and (type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)):
                 _seal(channels, values, old_seals, new_seals, fps, chan, new)
-            _store(values, chan, new)
+            if new is MISSING:
+                if chan in values:
+                    del values[chan]
+            else:
+                values[chan] = new
             versions[chan] = next_version
             changed.add(chan)
             if channel.available(new):
@@ -242,7 +263,7 @@ def apply(
             if channel is None:
                 continue
             if channel.clears_each_step and chan not in batches:
-                old = _get(values, chan)
+                old = values.get(chan, MISSING)
                 if old is not MISSING:
                     new, did_change = channel.fold(old, ())
                     if did_change:
@@ -250,7 +271,10 @@ def apply(
                             type(new) not in _UNSEALED or chan in new_seals or old_seals.get(chan)
                         ):
                             _seal(channels, values, old_seals, new_seals, fps, chan, new)
-                        _store(values, chan, new)
+                        if new is MISSING:
+                            del values[chan]
+                        else:
+                            values[chan] = new
                         versions[chan] = next_version
                         changed.add(chan)
                         if channel.available(new):
@@ -306,7 +330,7 @@ def apply(
         stamp[2],
         stamp[3],
         frozenset(changed),
-        next_version if changed else snapshot.max_version,
+        next_version if changed else next_version - 1,
         _with_seals(old_seals, new_seals) if new_seals else old_seals,
     )
 

@@ -31,6 +31,10 @@ from foldgraph._kernel.seal import seal_value, seal_vector
 __all__ = ["Monoid", "append_monoid", "fold_monoid"]
 
 
+_PLAIN = frozenset({int, float, complex, str, bytes, bool, type(None)})
+"""Values that are their own stored form: `freeze` and `thaw` give them back as they are."""
+
+
 def _identity(x: Any) -> Any:
     return x
 
@@ -82,6 +86,11 @@ def fold_monoid(reducer: Callable[[Any, Any], Any], typ: Any) -> Monoid:
         for update in updates:
             if acc is MISSING:
                 acc = freeze(update)
+            elif type(acc) in _PLAIN and type(update) in _PLAIN:
+                # Atoms have no stored form (a counter, a string): nothing to thaw or freeze.
+                acc = reducer(acc, update)
+                if type(acc) not in _PLAIN:
+                    acc = freeze(acc)
             else:
                 acc = freeze(reducer(thaw(acc), thaw(update)))
         return acc

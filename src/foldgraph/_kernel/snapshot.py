@@ -9,8 +9,8 @@ from typing import Any
 import attrs
 import immutables
 
-from foldgraph._kernel.channels import BaseChannel
-from foldgraph._kernel.frozen import EMPTY_MAP
+from foldgraph._kernel.channels import BaseChannel, BinaryOperatorAggregate
+from foldgraph._kernel.frozen import EMPTY_MAP, thaw
 
 __all__ = ["GraphSpec", "NodeSpec", "Snapshot", "Task", "task_id"]
 
@@ -74,6 +74,9 @@ class GraphSpec:
     trigger_to_nodes: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     finishing: tuple[str, ...] = ()
     consuming: frozenset[str] = frozenset()
+    readers: Mapping[str, Any] = attrs.field(factory=dict)
+    """channel -> how a node reads its stored value: `thaw` itself where the channel
+    reads that way (most do), else the channel's `read` (one call less per read)."""
 
     @classmethod
     def build(cls, channels: Mapping[str, BaseChannel], nodes: Mapping[str, NodeSpec]) -> GraphSpec:
@@ -87,7 +90,19 @@ class GraphSpec:
             trigger_to_nodes={k: tuple(sorted(v)) for k, v in index.items()},
             finishing=tuple(k for k, c in channels.items() if c.finishes),
             consuming=frozenset(k for k, c in channels.items() if c.consumes),
+            readers={k: reader_of(c) for k, c in channels.items()},
         )
+
+
+def reader_of(channel: BaseChannel) -> Any:
+    """`thaw` for a channel whose `read` of a stored value is exactly `thaw`, else its `read`."""
+    read = type(channel).read
+    if read is BaseChannel.read:
+        return thaw
+    monoid = getattr(channel, "monoid", None)
+    if read is BinaryOperatorAggregate.read and monoid is not None and monoid.thaw is thaw:
+        return thaw
+    return channel.read
 
 
 @attrs.frozen(slots=True)

@@ -52,6 +52,8 @@ from foldgraph.types import RetryPolicy
 
 __all__ = ["NodeBuilder", "NodeRunner", "Pregel"]
 
+_NO_MODES: frozenset[str] = frozenset()
+
 
 def _as_names(channels: str | Sequence[str]) -> list[str]:
     return [channels] if isinstance(channels, str) else list(channels)
@@ -474,7 +476,8 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> Any:
         """Run the graph to the end and return its output (or the chunks of `stream_mode`)."""
-        durability = checkpoint_during_as_durability(durability, kwargs)
+        if kwargs:
+            durability = checkpoint_during_as_durability(durability, kwargs)
         if stream_mode != "values":
             return list(
                 self.stream(
@@ -494,7 +497,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             self,
             input,
             config,
-            frozenset(),
+            _NO_MODES,
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
@@ -502,20 +505,27 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             writer=no_writer,
         )
         attach_control(run, control)
-        traced = self._trace_start(run)
+        # Callbacks are opened only when some are configured (tracing, stream_events).
+        traced = self._trace_start(run) if run.config.get("callbacks") else None
         try:
-            for emit in drive(run, None):
-                if run.parent_sink is not None:
-                    run.parent_sink.append(emit)
-            raise_nested_interrupts(run)
+            sink = run.parent_sink
+            if sink is None:
+                for _ in drive(run, None):
+                    pass
+            else:
+                for emit in drive(run, None):
+                    sink.append(emit)
+            if run.nested:
+                raise_nested_interrupts(run)
         except Exception as exc:
             if traced is not None:
                 traced.on_chain_error(exc)
             raise
+        if traced is None:
+            return invoke_output(run, output_keys, version)
         lifecycle(run, traced)
         output = invoke_output(run, output_keys, version)
-        if traced is not None:
-            traced.on_chain_end(output)
+        traced.on_chain_end(output)
         return output
 
     async def ainvoke(
@@ -535,7 +545,8 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> Any:
         """Async twin of `invoke`."""
-        durability = checkpoint_during_as_durability(durability, kwargs)
+        if kwargs:
+            durability = checkpoint_during_as_durability(durability, kwargs)
         if stream_mode != "values":
             return [
                 c
@@ -556,7 +567,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             self,
             input,
             config,
-            frozenset(),
+            _NO_MODES,
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,

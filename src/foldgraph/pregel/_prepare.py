@@ -45,20 +45,24 @@ def merge_config(graph: GraphCore, config: RunnableConfig | None) -> dict[str, A
 
     As in LangGraph, a key given as None means its default, a top-level key that
     is not a config key (`{"thread_id": ...}`) is taken as a `configurable` entry,
-    and a recursion limit below 1 is a ValueError before anything runs.
+    and a recursion limit below 1 is a ValueError before anything runs. Always a
+    new dict (its `configurable` may be shared with the caller's).
     """
-    merged = with_str_thread(merged_config(graph.config, config))
-    limit = merged.get("recursion_limit")
-    if limit is not None and limit < 1:
-        raise ValueError("recursion_limit must be at least 1")
+    merged = merged_config(graph.config, config)
     conf = merged.get(CONF)
     if conf:
+        thread_id = conf.get("thread_id")
+        if thread_id is not None and not isinstance(thread_id, str):
+            conf = merged[CONF] = {**conf, "thread_id": str(thread_id)}
         keys = _TO_METADATA.intersection(conf)
         if keys:
             metadata = merged.get("metadata") or {}
             extra = {k: conf[k] for k in keys if conf[k] and k not in metadata}
             if extra:
                 merged["metadata"] = {**metadata, **extra}
+    limit = merged.get("recursion_limit")
+    if limit is not None and limit < 1:
+        raise ValueError("recursion_limit must be at least 1")
     return merged
 
 
@@ -78,14 +82,21 @@ _TO_METADATA = frozenset(
 """Keys of `configurable` a run's metadata also carries (as LangGraph's run config does)."""
 
 
+_CONFIG_KEYS = frozenset(CONFIG_KEYS)
+
+
 def merged_config(base: Any, config: Any) -> dict[str, Any]:
-    merged = {k: v for k, v in (base or {}).items() if v is not None}
-    for key, value in (config or {}).items():
+    """`base` with `config` on top (a new dict): None values are skipped, `configurable`
+    entries merged, and a top-level key that is not a config key goes to `configurable`."""
+    merged = {k: v for k, v in base.items() if v is not None} if base else {}
+    if not config:
+        return merged
+    for key, value in config.items():
         if value is None:
             continue
         if key == CONF:
             merged[CONF] = {**merged.get(CONF, {}), **value}
-        elif key in CONFIG_KEYS:
+        elif key in _CONFIG_KEYS:
             merged[key] = value
         else:
             merged[CONF] = {**merged.get(CONF, {}), key: value}
@@ -167,16 +178,15 @@ def make_run(
         # ask at any depth (LangGraph's null resume).
         null_resume = parent_run.null_resume
         sink = parent_run.sink
-        conf = {k: v for k, v in conf.items() if k not in (FG_TASK, "checkpoint_id")}
+        conf = {k: v for k, v in conf.items() if k not in _NOT_INHERITED}
         conf["checkpoint_ns"] = checkpoint_ns
         conf["__fg_parents__"] = {
             **parent_run._parents(),
             parent_run.checkpoint_ns: parent_run.snapshot.id,
         }
-        cfg = {**cfg, CONF: conf}
+        cfg[CONF] = conf  # cfg is this run's own dict (see merge_config)
     else:
-        conf = _root_address(conf)
-        cfg = {**cfg, CONF: conf}
+        conf = cfg[CONF] = _root_address(conf)
         if checkpointer is True:
             raise RuntimeError("checkpointer=True cannot be used for root graphs.")
         if checkpointer is False:
@@ -230,6 +240,9 @@ def make_run(
         sink=sink,
         messages=parent_run.messages if parent_run is not None else None,
     )
+
+
+_NOT_INHERITED = frozenset((FG_TASK, "checkpoint_id"))
 
 
 def _root_address(conf: dict[str, Any]) -> dict[str, Any]:
@@ -358,9 +371,9 @@ def _messages_handler(
     )
 
 
-def _nodes_arg(value: Any, default: Sequence[str]) -> list[str]:
+def _nodes_arg(value: Any, default: Sequence[str]) -> Sequence[str]:
     if value is None:
-        return list(default)
+        return default  # the graph's own list: a run only reads it
     if isinstance(value, str):
         return [value]
     return list(value)
