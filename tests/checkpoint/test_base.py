@@ -33,7 +33,7 @@ from foldgraph.checkpoint.base import (
     get_checkpoint_id,
     get_checkpoint_metadata,
 )
-from foldgraph.checkpoint.base.id import UUID, uuid6
+from foldgraph.checkpoint.base.id import UUID, uuid6, uuid6_str
 
 # -- constants and records ----------------------------------------------------
 
@@ -372,3 +372,37 @@ def test_uuid6_unique_across_threads() -> None:
     assert len(set(everything)) == 8_000
     for out in results:
         assert out == sorted(out)
+
+
+def test_uuid6_str_is_a_uuid6_in_the_same_sequence(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The text the runner stamps checkpoints with: str() of a UUIDv6, ordered with uuid6()'s.
+    before = time.time_ns() // 100 + 0x01B21DD213814000
+    made = [uuid6_str() if i % 3 else str(uuid6()) for i in range(3_000)]
+    after = time.time_ns() // 100 + 0x01B21DD213814000
+    assert all(a < b for a, b in itertools.pairwise(made))
+    for text in made[1::3]:
+        u = UUID(text)
+        assert str(u) == text
+        assert (u.version, u.variant) == (6, uuid.RFC_4122)
+        assert before <= u.time <= after + len(made)
+    # One frozen tick: the sequence runs out and the tick moves on, for both.
+    frozen = time.time_ns()
+    monkeypatch.setattr(time, "time_ns", lambda: frozen)
+    ids = [uuid6_str() if i % 2 else str(uuid6()) for i in range(20_000)]
+    assert all(a < b for a, b in itertools.pairwise(ids))
+
+
+@pytest.mark.parametrize(
+    "ns", [0, 1_000, 999_999_999, 1_764_000_000_123_456_789, 1_764_000_001_000_000_000]
+)
+def test_now_iso_reads_as_datetime_isoformat(monkeypatch: pytest.MonkeyPatch, ns: int) -> None:
+    from datetime import UTC, datetime
+
+    from foldgraph.pregel import _emit
+
+    monkeypatch.setattr(time, "time_ns", lambda: ns)
+    expected = datetime.fromtimestamp(ns // 1_000_000_000, UTC).replace(
+        microsecond=ns % 1_000_000_000 // 1_000
+    )
+    assert _emit.now_iso() == expected.isoformat()
+    assert _emit.now_iso() == expected.isoformat()  # from the kept second

@@ -5,6 +5,7 @@ Pure builders of `Emit`s from what the run knows; the run decides when to emit.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping, Sequence, Set
 from datetime import UTC, datetime
 from typing import Any
@@ -32,8 +33,22 @@ Chunks = Iterator[Emit]
 
 
 def now_iso() -> str:
-    """A checkpoint's or event's timestamp, as LangGraph writes it."""
-    return datetime.now(UTC).isoformat()
+    """A checkpoint's or event's timestamp, as LangGraph writes it:
+    `datetime.now(UTC).isoformat()`, with the date and time of day worked out once per
+    second (one step of a saved run stamps one; the datetime way costs ~3x)."""
+    global _second
+    sec, ns = divmod(time.time_ns(), 1_000_000_000)
+    kept, prefix = _second
+    if sec != kept:
+        prefix = datetime.fromtimestamp(sec, UTC).isoformat()[:19]
+        _second = (sec, prefix)
+    us = ns // 1000
+    # isoformat leaves out a zero fraction.
+    return f"{prefix}.{us:06d}+00:00" if us else f"{prefix}+00:00"
+
+
+_second: tuple[int, str] = (-1, "")
+"""The last whole second `now_iso` formatted, and its `YYYY-MM-DDTHH:MM:SS`."""
 
 
 def values(

@@ -24,6 +24,7 @@ _NODE_MASK = 0xFFFFFFFFFFFF  # 48 bits of node
 _TIME_MASK = 0x0FFFFFFFFFFFFFFF  # 60 bits of timestamp
 
 _lock = threading.Lock()
+_getrandbits = random.getrandbits
 _last: tuple[int, int] = (-1, -1)  # (timestamp, clock_seq) of the previous id
 
 
@@ -74,28 +75,47 @@ def uuid6(node: int | None = None, clock_seq: int | None = None) -> UUID:
 
 
 def uuid6_str() -> str:
-    """`str(uuid6())` without building the `UUID` object (checkpoint ids, once per step)."""
-    h = f"{_next(None, None):032x}"
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    """`str(uuid6())`, written field by field without the `UUID` (checkpoint ids, once
+    per step: the `UUID` object and the 32-digit hex cut into five cost twice as much)."""
+    ts, seq = _tick()
+    # time_high, time_mid, version + time_low, variant + clock_seq, node (see `_layout`).
+    return "%08x-%04x-%04x-%04x-%012x" % (  # noqa: UP031 - %-formatting is the fastest here
+        ts >> 28,
+        (ts >> 12) & 0xFFFF,
+        0x6000 | (ts & 0x0FFF),
+        0x8000 | seq,
+        _getrandbits(48),
+    )
 
 
-def _next(node: int | None, clock_seq: int | None) -> int:
+def _tick() -> tuple[int, int]:
+    """The next (timestamp, clock_seq) when no clock_seq is given (see `uuid6`)."""
     global _last
     now = (time.time_ns() // 100 + _GREGORIAN_OFFSET) & _TIME_MASK
     with _lock:
         last_ts, last_seq = _last
-        if clock_seq is not None:
+        if now > last_ts:
+            # Start low in the sequence space so a burst within one tick rarely overflows it.
+            _last = (now, _getrandbits(13))
+        elif last_seq < _SEQ_MASK:
+            _last = (last_ts, last_seq + 1)
+        else:
+            _last = (last_ts + 1, _getrandbits(13))
+        ts, seq = _last
+    return ts & _TIME_MASK, seq
+
+
+def _next(node: int | None, clock_seq: int | None) -> int:
+    global _last
+    if clock_seq is None:
+        ts, seq = _tick()
+    else:
+        now = (time.time_ns() // 100 + _GREGORIAN_OFFSET) & _TIME_MASK
+        with _lock:
             ts, seq = now, clock_seq & _SEQ_MASK
             if (ts, seq) <= _last:
-                ts = last_ts + 1
-        elif now > last_ts:
-            # Start low in the sequence space so a burst within one tick rarely overflows it.
-            ts, seq = now, random.getrandbits(13)
-        elif last_seq < _SEQ_MASK:
-            ts, seq = last_ts, last_seq + 1
-        else:
-            ts, seq = last_ts + 1, random.getrandbits(13)
-        _last = (ts, seq)
+                ts = _last[0] + 1
+            _last = (ts, seq)
     if node is None:
-        node = random.getrandbits(48)
+        node = _getrandbits(48)
     return _layout(ts & _TIME_MASK, seq, node & _NODE_MASK)
