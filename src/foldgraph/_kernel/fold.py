@@ -108,12 +108,15 @@ def plan(
         candidates = sorted(graph.nodes)
     values, versions = snapshot.values, snapshot.versions
     channels, all_seen = graph.channels, snapshot.seen
+    custom = graph.custom_available
     for name in candidates:
         node = graph.nodes[name]
         seen = all_seen.get(name, EMPTY_MAP)
         for c in node.triggers:
-            if versions.get(c, 0) > seen.get(c, 0) and channels[c].available(
-                values.get(c, MISSING)
+            if versions.get(c, 0) > seen.get(c, 0) and (
+                channels[c].available(values.get(c, MISSING))
+                if c in custom
+                else c in values
             ):
                 break
         else:
@@ -170,6 +173,7 @@ def apply(
     changed: set[str] = set()
     updated: set[str] = set()
     trigger_to_nodes = graph.trigger_to_nodes
+    custom = graph.custom_available
     old_seals = snapshot.seals
     new_seals: dict[str, int] = {}
     sealing = old_seals is not None
@@ -251,7 +255,7 @@ def apply(
                 values[chan] = new
             versions[chan] = next_version
             changed.add(chan)
-            if channel.available(new):
+            if channel.available(new) if chan in custom else new is not MISSING:
                 updated.add(chan)
 
     if ordered:
@@ -277,7 +281,7 @@ def apply(
                             values[chan] = new
                         versions[chan] = next_version
                         changed.add(chan)
-                        if channel.available(new):
+                        if channel.available(new) if chan in custom else new is not MISSING:
                             updated.add(chan)
                         continue
             if chan in trigger_to_nodes:
