@@ -244,10 +244,13 @@ def _no_runtime() -> None:
 
 
 class _Node(Runnable[Any, Any]):
-    """A node with a sync and an async body, each given `(state, runtime, config)`.
+    """A node with a sync and an async body, each given `(state, runtime, config, traced)`.
 
     Named after its sync body, and traced as a child run of that name when a
-    tracer listens, as LangGraph shows `call_model` under `agent`.
+    tracer listens, as LangGraph shows `call_model` under `agent`. `traced` tells
+    the body whether a tracer listens (asked once per call: it reads the
+    environment). The config is the task's own; LangChain completes it in each
+    call the body makes, so it is not completed here first.
     """
 
     def __init__(
@@ -260,24 +263,28 @@ class _Node(Runnable[Any, Any]):
         self._runtime: Callable[[], Any] = _current_runtime if uses_runtime else _no_runtime
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        config = ensure_config(config)
+        if config is None:
+            config = ensure_config()
         runtime = self._runtime()
         if not _traced(config):
-            return self._func(input, runtime, config)
+            return self._func(input, runtime, config, False)
+        config = ensure_config(config)
         # The body gets the node's own config, not the child run's: as in LangGraph, the
         # model's run is a sibling of `call_model` under the node, tagged like it.
         return self._call_with_config(
-            lambda state: self._func(state, runtime, config), input, config
+            lambda state: self._func(state, runtime, config, True), input, config
         )
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        config = ensure_config(config)
+        if config is None:
+            config = ensure_config()
         runtime = self._runtime()
         if not _traced(config):
-            return await self._afunc(input, runtime, config)
+            return await self._afunc(input, runtime, config, False)
+        config = ensure_config(config)
 
         async def body(state: Any) -> Any:
-            return await self._afunc(state, runtime, config)
+            return await self._afunc(state, runtime, config, True)
 
         return await self._acall_with_config(body, input, config)
 
@@ -434,21 +441,23 @@ def create_react_agent(
 
     # Untraced runs with a fixed prompt call the model directly: `prompt | model` would
     # cost a sequence and a lambda run per step that nobody observes.
-    def call_model(state: Any, runtime: Runtime[Any], config: RunnableConfig) -> Any:
+    def call_model(state: Any, runtime: Runtime[Any], config: RunnableConfig, traced: bool) -> Any:
         if is_async_dynamic:
             raise RuntimeError(
                 "Async model callable provided but agent invoked synchronously. Use "
                 "agent.ainvoke() or agent.astream(), or provide a sync model callable."
             )
         inputs = model_input(state)
-        if fixed_prompt is not None and not _traced(config):
+        if fixed_prompt is not None and not traced:
             chosen = model(state, runtime) if is_dynamic else bound_model  # type: ignore[operator]
             return answer(state, chosen.invoke(fixed_prompt(inputs), config))
         return answer(state, resolve(state, runtime).invoke(inputs, config))
 
-    async def acall_model(state: Any, runtime: Runtime[Any], config: RunnableConfig) -> Any:
+    async def acall_model(
+        state: Any, runtime: Runtime[Any], config: RunnableConfig, traced: bool
+    ) -> Any:
         inputs = model_input(state)
-        if fixed_prompt is not None and not _traced(config):
+        if fixed_prompt is not None and not traced:
             if is_async_dynamic:
                 chosen = await model(state, runtime)  # type: ignore[operator,misc]
             else:
@@ -465,7 +474,7 @@ def create_react_agent(
         return messages, schema
 
     def generate_structured_response(
-        state: Any, runtime: Runtime[Any], config: RunnableConfig
+        state: Any, runtime: Runtime[Any], config: RunnableConfig, traced: bool
     ) -> Any:
         if is_async_dynamic:
             raise RuntimeError(
@@ -477,7 +486,7 @@ def create_react_agent(
         return {"structured_response": structured.invoke(messages, config)}
 
     async def agenerate_structured_response(
-        state: Any, runtime: Runtime[Any], config: RunnableConfig
+        state: Any, runtime: Runtime[Any], config: RunnableConfig, traced: bool
     ) -> Any:
         messages, schema = structured_input(state)
         structured = _get_model(await aresolve(state, runtime)).with_structured_output(schema)

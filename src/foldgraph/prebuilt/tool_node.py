@@ -507,8 +507,16 @@ class ToolNode(Runnable[Any, Any]):
     # ---------------------------------------------------------------- Runnable
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        config = ensure_config(config)
         calls, input_type = self._parse_input(input)
+        if len(calls) == 1 and self._wrap_tool_call is None:
+            tool = self._plain_tool(calls[0])
+            if tool is not None:
+                call = calls[0]
+                output = self._invoke_tool(
+                    tool, {**call, "type": "tool_call"}, config, call, input_type
+                )
+                return self._combine_outputs([output], input_type)
+        config = ensure_config(config)
         runtimes = self._runtimes(input, calls, config, _current_runtime())
         if len(calls) == 1:
             return self._combine_outputs(
@@ -527,8 +535,16 @@ class ToolNode(Runnable[Any, Any]):
         return self._finish(calls, kept, results, key, input_type)
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        config = ensure_config(config)
         calls, input_type = self._parse_input(input)
+        if len(calls) == 1 and self._wrap_tool_call is None and self._awrap_tool_call is None:
+            tool = self._plain_tool(calls[0])
+            if tool is not None:
+                call = calls[0]
+                output = await self._ainvoke_tool(
+                    tool, {**call, "type": "tool_call"}, config, call, input_type
+                )
+                return self._combine_outputs([output], input_type)
+        config = ensure_config(config)
         runtimes = self._runtimes(input, calls, config, _current_runtime())
         if len(calls) == 1:
             return self._combine_outputs(
@@ -691,37 +707,74 @@ class ToolNode(Runnable[Any, Any]):
         injected = self._inject_tool_args(call, request.runtime, tool)
         return tool, {**injected, "type": "tool_call"}
 
+    def _plain_tool(self, call: ToolCall) -> BaseTool | None:
+        """The tool for a call that needs nothing injected (no state, store or runtime).
+
+        Such a call (with no interceptor) skips building the `ToolRuntime` and
+        `ToolCallRequest` nobody would read: the tool gets the same arguments and
+        config (langchain completes the config as `ensure_config` would here).
+        """
+        name = call["name"]
+        tool = self._tools_by_name.get(name)
+        if tool is None or self._injected_args.get(name, True):
+            return None
+        return tool
+
     def _execute(self, request: ToolCallRequest, input_type: InputType) -> Any:
         prepared = self._prepare(request)
         if isinstance(prepared, ToolMessage):
             return prepared
         tool, call_args = prepared
+        return self._invoke_tool(
+            tool, call_args, request.runtime.config, request.tool_call, input_type
+        )
+
+    def _invoke_tool(
+        self,
+        tool: BaseTool,
+        call_args: dict[str, Any],
+        config: RunnableConfig | None,
+        call: ToolCall,
+        input_type: InputType,
+    ) -> Any:
         try:
             try:
-                response = tool.invoke(call_args, request.runtime.config)
+                response = tool.invoke(call_args, config)
             except ValidationError as exc:
-                raise self._invocation_error(request.tool_call, exc) from exc
-            return self._normalize(response, request.tool_call, input_type)
+                raise self._invocation_error(call, exc) from exc
+            return self._normalize(response, call, input_type)
         except GraphBubbleUp:
             raise
         except Exception as e:
-            return self._handled(e, request.tool_call)
+            return self._handled(e, call)
 
     async def _aexecute(self, request: ToolCallRequest, input_type: InputType) -> Any:
         prepared = self._prepare(request)
         if isinstance(prepared, ToolMessage):
             return prepared
         tool, call_args = prepared
+        return await self._ainvoke_tool(
+            tool, call_args, request.runtime.config, request.tool_call, input_type
+        )
+
+    async def _ainvoke_tool(
+        self,
+        tool: BaseTool,
+        call_args: dict[str, Any],
+        config: RunnableConfig | None,
+        call: ToolCall,
+        input_type: InputType,
+    ) -> Any:
         try:
             try:
-                response = await tool.ainvoke(call_args, request.runtime.config)
+                response = await tool.ainvoke(call_args, config)
             except ValidationError as exc:
-                raise self._invocation_error(request.tool_call, exc) from exc
-            return self._normalize(response, request.tool_call, input_type)
+                raise self._invocation_error(call, exc) from exc
+            return self._normalize(response, call, input_type)
         except GraphBubbleUp:
             raise
         except Exception as e:
-            return self._handled(e, request.tool_call)
+            return self._handled(e, call)
 
     def _invocation_error(self, call: ToolCall, exc: ValidationError) -> Exception:
         filtered = _filter_validation_errors(exc, self._injected_args.get(call["name"]))

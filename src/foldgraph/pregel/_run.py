@@ -107,6 +107,8 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     _replaying: bool = False
     _loaded_step: int = -2
     _metadata_extra: dict[str, Any] | None = None
+    _run_parents: dict[str, str] | None = None
+    _fast_saver: bool | None = None
     control: Any = None
     """A `RunControl` whose drain request stops the run at a superstep boundary."""
     _writer: Any = None
