@@ -35,6 +35,9 @@ def _names(channels: str | Sequence[str]) -> list[str]:
 
 logger = logging.getLogger("foldgraph.pregel")
 
+CHECKPOINT_FORMAT = 4
+"""The `v` of the checkpoints the runner saves (with `updated_channels` and seals)."""
+
 
 class GraphCore:
     """A compiled graph's data: the pure spec, the node runners, and run-time settings."""
@@ -161,19 +164,25 @@ class GraphCore:
 
     # -- checkpoints <-> snapshots ------------------------------------------------------------
 
-    def _checkpoint_of(self, snapshot: Snapshot) -> dict[str, Any]:
+    def _stored_values(self, snapshot: Snapshot) -> immutables.Map:
+        """The channel values a checkpoint of `snapshot` keeps: all but the untracked ones."""
         values = snapshot.values
+        if not self._untracked:
+            return values
         untracked = [k for k in self._untracked if k in values]
         if untracked:
             ev = values.mutate()
             for k in untracked:
                 del ev[k]
             values = ev.finish()
+        return values
+
+    def _checkpoint_of(self, snapshot: Snapshot) -> dict[str, Any]:
         return {
-            "v": 4,
+            "v": CHECKPOINT_FORMAT,
             "id": snapshot.id,
             "ts": snapshot.created_at,
-            "channel_values": values,
+            "channel_values": self._stored_values(snapshot),
             "channel_versions": snapshot.versions,
             "versions_seen": snapshot.seen,
             "updated_channels": sorted(snapshot.updated),
@@ -337,7 +346,7 @@ class GraphCore:
             values=values,
             next=next_nodes,
             config=config,
-            metadata=dict(snapshot.metadata) if snapshot.metadata else None,
+            metadata=_own_metadata(snapshot.metadata) if snapshot.metadata else None,
             created_at=snapshot.created_at or None,
             parent_config=parent_config,
             tasks=tuple(pregel_tasks),
@@ -446,3 +455,13 @@ def _seals_of(stored: Any) -> immutables.Map | None:
     if stored is None:
         return None
     return stored if isinstance(stored, immutables.Map) else immutables.Map(stored)
+
+
+def _own_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a snapshot's metadata for the caller to keep: the snapshot's dict (and its
+    `parents`, shared by a run's checkpoints) is also what the in-memory saver stores."""
+    copied = dict(metadata)
+    parents = copied.get("parents")
+    if type(parents) is dict:
+        copied["parents"] = dict(parents)
+    return copied

@@ -17,7 +17,9 @@ from foldgraph._context import interrupt_id
 from foldgraph._kernel.names import NS_END, NS_SEP
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.checkpoint.base.id import uuid6_str
+from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.constants import CONF
+from foldgraph.pregel._core import CHECKPOINT_FORMAT
 from foldgraph.pregel._emit import now_iso
 from foldgraph.pregel._pending import call_task
 from foldgraph.pregel._protocol import CallRecord, TaskResult
@@ -32,6 +34,14 @@ class Persistence:
     def thread_id(self) -> Any:
         return self.config.get(CONF, {}).get("thread_id")
 
+    def _in_memory(self) -> bool:
+        """Whether the run saves into an `InMemorySaver` itself (not a subclass, whose
+        `put` may do more): then the snapshot's parts are handed over as they are."""
+        fast = self._fast_saver
+        if fast is None:
+            fast = self._fast_saver = type(self.checkpointer) is InMemorySaver
+        return fast
+
     def _address(self, checkpoint_id: str | None) -> dict[str, Any]:
         """The saver config naming this run's thread, namespace and `checkpoint_id`."""
         conf = {"thread_id": self.thread_id, "checkpoint_ns": self.checkpoint_ns}
@@ -40,15 +50,19 @@ class Persistence:
         return {CONF: conf}
 
     def _metadata(self, source: str, step: int) -> dict[str, Any]:
-        extra = self._metadata_extra
-        if extra is None:
+        """A new checkpoint's metadata. Saved as it is by the in-memory saver and copied
+        by every read, so it is never changed; its `parents` is shared by the run's
+        checkpoints (it is the same for all of them)."""
+        extra, parents = self._metadata_extra, self._run_parents
+        if extra is None or parents is None:
             # What the run's config adds to every checkpoint's metadata, worked out once.
             from foldgraph.checkpoint.base import get_checkpoint_metadata
 
             own = ("source", "step", "parents")
             every = get_checkpoint_metadata(self.config, dict.fromkeys(own))  # type: ignore[arg-type]
             extra = self._metadata_extra = {k: v for k, v in every.items() if k not in own}
-        return {"source": source, "step": step, "parents": dict(self._parents()), **extra}
+            parents = self._run_parents = dict(self._parents())
+        return {"source": source, "step": step, "parents": parents, **extra}
 
     def _parents(self) -> Mapping[str, str]:
         return self.config.get(CONF, {}).get("__fg_parents__", {})
@@ -90,10 +104,20 @@ class Persistence:
             return
         if self.durability == "exit" and not final:
             return
-        checkpoint = self.graph._checkpoint_of(snapshot)
         parent_id = snapshot.parent_id
         if self.durability == "exit" and final:
             parent_id = self._saved_from
+        if self._in_memory():
+            self.checkpointer._put_snapshot(
+                self.thread_id,
+                self.checkpoint_ns,
+                parent_id,
+                CHECKPOINT_FORMAT,
+                snapshot,
+                self.graph._stored_values(snapshot),
+            )
+            return
+        checkpoint = self.graph._checkpoint_of(snapshot)
         config = self._address(parent_id)
         versions = snapshot.versions
         new_versions = {c: versions[c] for c in snapshot.changed if c in versions}
@@ -107,6 +131,16 @@ class Persistence:
         if self.checkpointer is None or not writes:
             return
         if self.durability == "exit" and not final:
+            return
+        if self._in_memory():
+            self.checkpointer._put_task_writes(
+                self.thread_id,
+                self.checkpoint_ns,
+                self.snapshot.id,
+                writes,
+                task.id,
+                _path_str(task.path),
+            )
             return
         config = self._address(self.snapshot.id)
         self._persist(
@@ -185,4 +219,4 @@ class Persistence:
 
 
 def _path_str(path: tuple[Any, ...]) -> str:
-    return "~".join(str(p) for p in path)
+    return "~".join(map(str, path))

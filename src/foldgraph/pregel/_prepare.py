@@ -210,12 +210,26 @@ def make_run(
     else:
         # With its own RunControl now, so `attach_control` has nothing to replace.
         runtime = Runtime(
-            context=coerce_context(graph.context_schema, context),
+            context=context if context is None else coerce_context(graph.context_schema, context),
             store=graph.store,
             stream_writer=writer,
             control=RunControl(),
         )
-    if sink is not None and not modes and parent_run is not None:
+    if parent_run is None:
+        # A root run: the fields a nested run sets keep their defaults.
+        return Run(
+            graph=graph,
+            input=input,
+            config=cfg,
+            modes=modes,
+            runtime=runtime,
+            interrupt_before=_nodes_arg(interrupt_before, graph.interrupt_before_nodes),
+            interrupt_after=_nodes_arg(interrupt_after, graph.interrupt_after_nodes),
+            durability=durability or "async",
+            checkpointer=checkpointer,
+            child_saver=child_saver,
+        )
+    if sink is not None and not modes:
         modes = parent_run.modes
     return Run(
         graph=graph,
@@ -232,13 +246,13 @@ def make_run(
         parent_resume=parent_resume,
         child_saver=child_saver,
         null_resume=null_resume,
-        nested=parent_run is not None,
+        nested=True,
         stateful_child=stateful_child,
-        resuming=parent_run is not None and parent_run.resuming,
-        replay=parent_run.replay if parent_run is not None else None,
+        resuming=parent_run.resuming,
+        replay=parent_run.replay,
         parent_sink=sink,
         sink=sink,
-        messages=parent_run.messages if parent_run is not None else None,
+        messages=parent_run.messages,
     )
 
 

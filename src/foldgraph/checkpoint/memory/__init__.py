@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 __all__ = ["InMemorySaver", "MemorySaver", "PersistentDict"]
 
 # (checkpoint as stored, metadata as stored, parent checkpoint id)
-_Entry = tuple[dict[str, Any], dict[str, Any], str | None]
+_Triple = tuple[dict[str, Any], dict[str, Any], str | None]
 # (task_id, channel, value, task_path)
 _Write = tuple[str, str, Any, str]
 
@@ -81,6 +81,146 @@ def _store_checkpoint(checkpoint: Checkpoint) -> dict[str, Any]:
         if isinstance(value, list | set):  # updated_channels, legacy pending_sends
             stored[key] = tuple(value)
     return stored
+
+
+# The keys, in order, of the checkpoints foldgraph's runner makes (`GraphCore._checkpoint_of`).
+_RUNNER_KEYS = (
+    "v",
+    "id",
+    "ts",
+    "channel_values",
+    "channel_versions",
+    "versions_seen",
+    "updated_channels",
+    "channel_seals",
+)
+
+
+class _Saved:
+    """One stored checkpoint of the runner's shape, with its metadata and parent, as one object.
+
+    A history keeps one of these per step; the triple of dicts and tuples it
+    replaces cost the garbage collector five containers per step. It unpacks
+    as the `(checkpoint, metadata, parent_id)` triple `storage` documents.
+    `updated` may be a frozenset (sorted when read) or a tuple; `metadata` is
+    never changed nor handed out (reads copy it).
+    """
+
+    __slots__ = (
+        "id",
+        "metadata",
+        "parent_id",
+        "seals",
+        "seen",
+        "ts",
+        "updated",
+        "v",
+        "values",
+        "versions",
+    )
+
+    def __init__(
+        self,
+        v: Any,
+        id: str,
+        ts: str,
+        values: Any,
+        versions: Any,
+        seen: Any,
+        updated: Any,
+        seals: Any,
+        metadata: dict[str, Any],
+        parent_id: str | None,
+    ) -> None:
+        self.v = v
+        self.id = id
+        self.ts = ts
+        self.values = values
+        self.versions = versions
+        self.seen = seen
+        self.updated = updated
+        self.seals = seals
+        self.metadata = metadata
+        self.parent_id = parent_id
+
+    def _updated(self) -> Any:
+        updated = self.updated
+        return tuple(sorted(updated)) if isinstance(updated, frozenset) else updated
+
+    def stored(self) -> dict[str, Any]:
+        """The checkpoint in its stored form (persistent maps, tuples for lists)."""
+        return {
+            "v": self.v,
+            "id": self.id,
+            "ts": self.ts,
+            "channel_values": self.values,
+            "channel_versions": self.versions,
+            "versions_seen": self.seen,
+            "updated_channels": self._updated(),
+            "channel_seals": self.seals,
+        }
+
+    def loaded(self) -> Checkpoint:
+        """A fresh checkpoint dict around the stored maps, as `_load_checkpoint` makes."""
+        updated = self.updated
+        if updated is not None:
+            updated = sorted(updated) if isinstance(updated, frozenset) else list(updated)
+        return {  # type: ignore[typeddict-unknown-key]
+            "v": self.v,
+            "id": self.id,
+            "ts": self.ts,
+            "channel_values": self.values,
+            "channel_versions": self.versions,
+            "versions_seen": self.seen,
+            "updated_channels": updated,
+            "channel_seals": self.seals,
+        }
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.stored(), self.metadata, self.parent_id))
+
+    def __len__(self) -> int:
+        return 3
+
+    def __getitem__(self, index: int) -> Any:
+        return (self.stored(), self.metadata, self.parent_id)[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Saved | tuple):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+# A stored entry: a `_Saved`, or (another shape of checkpoint, or one set by hand) a triple.
+_Entry = _Saved | _Triple
+
+
+def _entry_of(checkpoint: Checkpoint, metadata: dict[str, Any], parent_id: str | None) -> _Entry:
+    """What `put` stores: a `_Saved` for the runner's shape, the stored triple otherwise."""
+    if tuple(checkpoint) == _RUNNER_KEYS:
+        stored = _store_checkpoint(checkpoint)
+        return _Saved(
+            stored["v"],
+            stored["id"],
+            stored["ts"],
+            stored["channel_values"],
+            stored["channel_versions"],
+            stored["versions_seen"],
+            stored["updated_channels"],
+            stored["channel_seals"],
+            metadata,
+            parent_id,
+        )
+    return (_store_checkpoint(checkpoint), metadata, parent_id)
+
+
+def _metadata_of(entry: _Entry) -> dict[str, Any]:
+    return entry.metadata if type(entry) is _Saved else entry[1]
 
 
 def _load_checkpoint(stored: dict[str, Any]) -> Checkpoint:
@@ -124,10 +264,10 @@ class InMemorySaver(BaseCheckpointSaver[int]):
     when the process ends. Works as a (sync or async) context manager; its
     async methods simply call the sync ones. Channel versions are ints.
 
-    `storage` is `{thread_id: {checkpoint_ns: {checkpoint_id: (checkpoint,
-    metadata, parent_id)}}}` and `writes` is `{(thread_id, checkpoint_ns,
-    checkpoint_id): {(task_id, idx): (task_id, channel, value, task_path)}}`;
-    both are internal and may change.
+    `storage` is `{thread_id: {checkpoint_ns: {checkpoint_id: entry}}}`, an
+    entry unpacking as `(checkpoint, metadata, parent_id)`, and `writes` is
+    `{(thread_id, checkpoint_ns, checkpoint_id): {(task_id, idx): (task_id,
+    channel, value, task_path)}}`; both are internal and may change.
 
     Example:
         >>> from foldgraph.checkpoint.base import empty_checkpoint
@@ -199,10 +339,15 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         checkpoint_id: str,
         entry: _Entry,
     ) -> CheckpointTuple:
-        stored, metadata, parent_id = entry
+        if type(entry) is _Saved:
+            checkpoint = entry.loaded()
+            metadata, parent_id = entry.metadata, entry.parent_id
+        else:
+            stored, metadata, parent_id = entry
+            checkpoint = _load_checkpoint(stored)
         return CheckpointTuple(
             config=config,
-            checkpoint=_load_checkpoint(stored),
+            checkpoint=checkpoint,
             metadata=_copy_plain(metadata),
             parent_config=_address(thread_id, ns, parent_id) if parent_id else None,
             pending_writes=self._pending_writes(thread_id, ns, checkpoint_id),
@@ -288,7 +433,7 @@ class InMemorySaver(BaseCheckpointSaver[int]):
                         if before_id and checkpoint_id >= before_id:
                             continue
                         entry = checkpoints[checkpoint_id]
-                        if filter and not _matches(entry[1], filter):
+                        if filter and not _matches(_metadata_of(entry), filter):
                             continue
                         if remaining is not None:
                             if remaining <= 0:
@@ -318,10 +463,8 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         thread_id = _configurable(config, "thread_id", "put")
         ns = config["configurable"].get("checkpoint_ns", "")
         parent_id = config["configurable"].get("checkpoint_id")
-        entry: _Entry = (
-            _store_checkpoint(checkpoint),
-            _copy_plain(get_checkpoint_metadata(config, metadata)),
-            parent_id,
+        entry = _entry_of(
+            checkpoint, _copy_plain(get_checkpoint_metadata(config, metadata)), parent_id
         )
         with self._lock:
             self.storage.setdefault(thread_id, {}).setdefault(ns, {})[checkpoint["id"]] = entry
@@ -351,6 +494,71 @@ class InMemorySaver(BaseCheckpointSaver[int]):
                 if key[1] >= 0 and key in stored:
                     continue
                 stored[key] = (task_id, channel, value, task_path)
+
+    # -- foldgraph's own writes ------------------------------------------------------------
+
+    def _put_snapshot(
+        self,
+        thread_id: Any,
+        ns: str,
+        parent_id: str | None,
+        v: int,
+        snapshot: Any,
+        values: Any,
+    ) -> None:
+        """`put` for foldgraph's runner: keep a stamped snapshot's parts as they are.
+
+        Stores what `put` would for the runner's checkpoint of `snapshot` (with
+        `values` as its channel values), as one record and without building the
+        checkpoint and metadata dicts: the snapshot's maps are persistent and its
+        metadata dict is the run's own, made for this checkpoint and never changed
+        (reads copy it). Only for this class: a subclass's `put` may do more.
+        """
+        entry = _Saved(
+            v,
+            snapshot.id,
+            snapshot.created_at,
+            values,
+            snapshot.versions,
+            snapshot.seen,
+            snapshot.updated,
+            snapshot.seals,
+            snapshot.metadata,
+            parent_id,
+        )
+        with self._lock:
+            spaces = self.storage.get(thread_id)
+            if spaces is None:
+                spaces = self.storage[thread_id] = {}
+            checkpoints = spaces.get(ns)
+            if checkpoints is None:
+                checkpoints = spaces[ns] = {}
+            checkpoints[entry.id] = entry
+
+    def _put_task_writes(
+        self,
+        thread_id: Any,
+        ns: str,
+        checkpoint_id: str,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str,
+    ) -> None:
+        """`put_writes` for foldgraph's runner, which names the checkpoint directly."""
+        key = (thread_id, ns, checkpoint_id)
+        with self._lock:
+            stored = self.writes.get(key)
+            if stored is None:
+                stored = self.writes[key] = {}
+            for idx, (channel, value) in enumerate(writes):
+                special = WRITES_IDX_MAP.get(channel)
+                if special is None:
+                    slot = (task_id, idx)
+                    if slot in stored:
+                        continue
+                else:
+                    slot = (task_id, special)
+                stored[slot] = (task_id, channel, value, task_path)
 
     def delete_thread(self, thread_id: str) -> None:
         """Forget every checkpoint and write of `thread_id`, in all namespaces."""
