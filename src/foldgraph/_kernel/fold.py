@@ -427,7 +427,22 @@ def fresh_snapshot(
             folded[chan] = (old, batch, new, changed)
         if changed:
             _store(values, chan, new)
-    return attrs.evolve(snapshot, values=values.finish())
+    # Positional, in field order: attrs.evolve reads every field by name (a router's
+    # read of its node's writes is on every agent step).
+    return Snapshot(
+        values.finish(),
+        snapshot.versions,
+        snapshot.seen,
+        snapshot.step,
+        snapshot.updated,
+        snapshot.id,
+        snapshot.parent_id,
+        snapshot.metadata,
+        snapshot.created_at,
+        snapshot.changed,
+        snapshot.top_version,
+        snapshot.seals,
+    )
 
 
 def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> Snapshot:
