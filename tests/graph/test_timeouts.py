@@ -118,6 +118,20 @@ def test_a_node_raising_cancelled_error_fails_with_node_cancelled_error() -> Non
 
 
 @pytest.mark.timeout(10)
+def test_a_sync_node_raising_cancelled_error_fails_with_node_cancelled_error() -> None:
+    # A plain sync function is called with nothing around it: the error is still
+    # LangGraph's, caused by the CancelledError (LangGraph 1.2.22 gives the same).
+    def cancels_itself(state: S) -> dict[str, Any]:
+        raise asyncio.CancelledError()
+
+    with pytest.raises(NodeCancelledError) as caught:
+        one_node(cancels_itself).compile().invoke({"log": []})
+    assert caught.value.node == "node"
+    assert str(caught.value) == "Node 'node' raised asyncio.CancelledError"
+    assert type(caught.value.__cause__) is asyncio.CancelledError
+
+
+@pytest.mark.timeout(10)
 def test_step_timeout_stops_a_slow_step() -> None:
     graph = one_node(hang).compile()
     graph.step_timeout = 0.05

@@ -549,3 +549,40 @@ def test_apply_reuses_an_update_computed_for_the_same_value_and_batch_only() -> 
     # Another task wrote the channel too: the recorded update is not the step's.
     both = _apply(spec, base, [(a, writes), (b, [("xs", [3])])], folded=folded)
     assert list(both.values["xs"]) == [1, 2, 3]
+
+
+def test_a_task_s_fresh_view_changes_only_the_values_of_its_snapshot() -> None:
+    """What a router reads is the snapshot with the task's writes folded in, every other
+    field (id, versions, seals, ...) as it was."""
+    import operator as _op
+
+    import attrs as _attrs
+    import immutables
+
+    from foldgraph._kernel.channels import BinaryOperatorAggregate as _Agg
+    from foldgraph._kernel.fold import fresh_snapshot as _fresh
+    from foldgraph._kernel.snapshot import GraphSpec as _Spec
+    from foldgraph._kernel.snapshot import NodeSpec as _Node
+    from foldgraph._kernel.snapshot import Snapshot as _Snap
+
+    spec = _Spec.build(
+        channels={"xs": _Agg(list, _op.add).named("xs")},
+        nodes={"a": _Node(name="a", triggers=("xs",), reads=("xs",))},
+    )
+    base = _Snap(
+        values=immutables.Map({"xs": spec.channels["xs"].from_value([1])}),
+        versions=immutables.Map({"xs": 3}),
+        seen=immutables.Map({"a": immutables.Map({"xs": 2})}),
+        step=7,
+        updated=frozenset({"xs"}),
+        id="cp-7",
+        parent_id="cp-6",
+        metadata={"source": "loop", "step": 7},
+        created_at="2026-01-01T00:00:00+00:00",
+        changed=frozenset({"xs"}),
+        top_version=3,
+        seals=immutables.Map({"xs": 5}),
+    )
+    local = _fresh(spec, base, [("xs", [2])])
+    assert list(local.values["xs"]) == [1, 2]
+    assert local == _attrs.evolve(base, values=local.values)

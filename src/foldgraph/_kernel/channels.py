@@ -407,11 +407,14 @@ class BinaryOperatorAggregate(BaseChannel):
             if len(items) == 1:
                 return stored.append(items[0]), True
             return stored.extend(items), True
-        overwritten = [
-            i
-            for i, u in enumerate(updates)
-            if type(u) is Overwrite or (type(u) is dict and _is_overwrite(u)[0])
-        ]
+        if len(updates) == 1 and type(updates[0]) is not Overwrite and type(updates[0]) is not dict:
+            overwritten: list[int] = []  # one plain update (most steps): nothing to look for
+        else:
+            overwritten = [
+                i
+                for i, u in enumerate(updates)
+                if type(u) is Overwrite or (type(u) is dict and _is_overwrite(u)[0])
+            ]
         if overwritten:
             if len(overwritten) > 1:
                 raise InvalidUpdateError(

@@ -99,7 +99,10 @@ def plan(
     updated = snapshot.updated
     trigger_to_nodes = graph.trigger_to_nodes
     if updated:
-        woken = [c for c in updated if c in trigger_to_nodes]
+        woken: list[str] = []
+        for c in updated:  # a loop, not a comprehension: no frame for the usual one or two
+            if c in trigger_to_nodes:
+                woken.append(c)
         if len(woken) == 1:
             candidates: Iterable[str] = trigger_to_nodes[woken[0]]  # already sorted
         else:
@@ -108,33 +111,30 @@ def plan(
         candidates = sorted(graph.nodes)
     values, versions = snapshot.values, snapshot.versions
     channels, all_seen = graph.channels, snapshot.seen
+    custom = graph.custom_available
     for name in candidates:
         node = graph.nodes[name]
         seen = all_seen.get(name, EMPTY_MAP)
         for c in node.triggers:
-            if versions.get(c, 0) > seen.get(c, 0) and channels[c].available(
-                values.get(c, MISSING)
+            if versions.get(c, 0) > seen.get(c, 0) and (
+                channels[c].available(values.get(c, MISSING)) if c in custom else c in values
             ):
                 break
         else:
             continue
-        path = (PULL, name)
-        tasks.append(
-            Task(
-                origin=origin,
-                name=name,
-                path=path,
-                # Every trigger the node has, woken or not, is marked seen when it runs
-                # (as LangGraph records them), so a later write to any of them wakes it.
-                # (A single trigger is the one that woke the node: it has a version.)
-                triggers=node.triggers
-                if len(node.triggers) == 1
-                else tuple(c for c in node.triggers if c in versions),
-                input=read_state(graph, snapshot, node.reads, node.managed, stop)
-                if with_input
-                else None,
-            )
+        # Every trigger the node has, woken or not, is marked seen when it runs (as
+        # LangGraph records them), so a later write to any of them wakes it. (A single
+        # trigger is the one that woke the node: it has a version.)
+        triggers = (
+            node.triggers
+            if len(node.triggers) == 1
+            else tuple(c for c in node.triggers if c in versions)
         )
+        task_input = (
+            read_state(graph, snapshot, node.reads, node.managed, stop) if with_input else None
+        )
+        # Positional, in field order (name, path, triggers, input, origin): the hot path.
+        tasks.append(Task(name, (PULL, name), triggers, task_input, origin))
     return tuple(tasks)
 
 
@@ -170,6 +170,7 @@ def apply(
     changed: set[str] = set()
     updated: set[str] = set()
     trigger_to_nodes = graph.trigger_to_nodes
+    custom = graph.custom_available
     old_seals = snapshot.seals
     new_seals: dict[str, int] = {}
     sealing = old_seals is not None
@@ -251,7 +252,7 @@ def apply(
                 values[chan] = new
             versions[chan] = next_version
             changed.add(chan)
-            if channel.available(new):
+            if channel.available(new) if chan in custom else new is not MISSING:
                 updated.add(chan)
 
     if ordered:
@@ -277,7 +278,7 @@ def apply(
                             values[chan] = new
                         versions[chan] = next_version
                         changed.add(chan)
-                        if channel.available(new):
+                        if channel.available(new) if chan in custom else new is not MISSING:
                             updated.add(chan)
                         continue
             if chan in trigger_to_nodes:
@@ -426,7 +427,22 @@ def fresh_snapshot(
             folded[chan] = (old, batch, new, changed)
         if changed:
             _store(values, chan, new)
-    return attrs.evolve(snapshot, values=values.finish())
+    # Positional, in field order: attrs.evolve reads every field by name (a router's
+    # read of its node's writes is on every agent step).
+    return Snapshot(
+        values.finish(),
+        snapshot.versions,
+        snapshot.seen,
+        snapshot.step,
+        snapshot.updated,
+        snapshot.id,
+        snapshot.parent_id,
+        snapshot.metadata,
+        snapshot.created_at,
+        snapshot.changed,
+        snapshot.top_version,
+        snapshot.seals,
+    )
 
 
 def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> Snapshot:

@@ -332,21 +332,90 @@ def lift_messages(value: Any, new_id: IdFactory | None = None) -> MessageLog:
     return build_log(messages, minted)
 
 
+_APPENDABLE: dict[type, bool] = {}
+"""Message type -> whether its instances append as they are (plain messages, not chunks
+nor removals); filled on first sight of each type."""
+
+
+def _appendable(t: type) -> bool:
+    known = _APPENDABLE.get(t)
+    if known is None:
+        known = _APPENDABLE[t] = _is_plain_message(t) and not issubclass(t, RemoveMessage)
+    return known
+
+
+def _appended(log: MessageLog, update: Any) -> MessageLog | None:
+    """The log with `update` appended when that is all the update does, else None.
+
+    The common step (a node adds one or a few new messages, ids given by the runner)
+    needs none of the general merge's coercion, removal or replacement handling; the
+    result is the one the general merge builds.
+    """
+    if type(update) is list:
+        items = update
+        if not items:
+            return None
+    elif isinstance(update, BaseMessage):
+        items = [update]
+    else:
+        return None
+    index = log.index
+    if len(items) == 1:
+        m = items[0]
+        if not (_APPENDABLE.get(type(m)) or _appendable(type(m))):
+            return None
+        mid = m.id
+        if mid is None or mid in index:
+            return None
+        position = len(log.messages)
+        return MessageLog(
+            messages=log.messages.append(m),
+            index=index.set(mid, position),
+            shadowed=log.shadowed,
+            gone=log.gone,
+            first_gone=log.first_gone,
+            minted=log.minted,
+        )
+    seen = set()
+    for m in items:
+        if not (_APPENDABLE.get(type(m)) or _appendable(type(m))):
+            return None
+        mid = m.id
+        if mid is None or mid in index or mid in seen:
+            return None
+        seen.add(mid)
+    position = len(log.messages)
+    added = index.mutate()
+    for offset, m in enumerate(items):
+        added[m.id] = position + offset
+    return MessageLog(
+        messages=log.messages.extend(items),
+        index=added.finish(),
+        shadowed=log.shadowed,
+        gone=log.gone,
+        first_gone=log.first_gone,
+        minted=log.minted,
+    )
+
+
 def merge_update(log: MessageLog, update: Any, new_id: IdFactory | None = None) -> MessageLog:
     """Fold one update into the log as `add_messages(log, update)` would: O(m log n).
 
     Raises the ValueError LangGraph raises when the update removes an unknown id;
     `log` itself is never changed, whatever happens.
     """
+    # If a node already paid for compacting this log, continue from that.
+    base = log._compacted if log._compacted is not None else log
+    appended = _appended(base, update)
+    if appended is not None:
+        return appended
     incoming, minted = _incoming_minted(update, new_id, log.minted)
     cut = _last_remove_all(incoming)
     if cut is not None:
         return build_log(incoming[cut + 1 :], minted)
     if not incoming:
         return log
-    # If a node already paid for compacting this log, continue from that.
-    if log._compacted is not None:
-        log = log._compacted
+    log = base
     slots = log.messages.evolver()
     index = log.index.mutate()
     doomed: dict[Any, None] = {}  # ids removed by this update, applied at its end
@@ -397,7 +466,7 @@ def combine_all(stored: Any, updates: Sequence[Any]) -> MessageLog:
         log = merge_update(log, update)
     # Tombstones outnumbering live messages: compacting costs under twice the deletions
     # made since the last compaction, so O(1) amortised per deletion.
-    if log.gone > len(log):
+    if log.gone and log.gone > len(log):
         log = compact(log)
     return log
 

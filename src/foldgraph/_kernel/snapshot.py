@@ -74,6 +74,8 @@ class GraphSpec:
     trigger_to_nodes: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     finishing: tuple[str, ...] = ()
     consuming: frozenset[str] = frozenset()
+    custom_available: frozenset[str] = frozenset()
+    """Channels whose `available` is their own; any other holds a value when not MISSING."""
     readers: Mapping[str, Any] = attrs.field(factory=dict)
     """channel -> how a node reads its stored value: `thaw` itself where the channel
     reads that way (most do), else the channel's `read` (one call less per read)."""
@@ -90,6 +92,9 @@ class GraphSpec:
             trigger_to_nodes={k: tuple(sorted(v)) for k, v in index.items()},
             finishing=tuple(k for k, c in channels.items() if c.finishes),
             consuming=frozenset(k for k, c in channels.items() if c.consumes),
+            custom_available=frozenset(
+                k for k, c in channels.items() if type(c).available is not BaseChannel.available
+            ),
             readers={k: reader_of(c) for k, c in channels.items()},
         )
 

@@ -17,6 +17,7 @@ from foldgraph._kernel.schema import (
 
 __all__ = [
     "coerce_context",
+    "input_builder",
     "is_schema_class",
     "object_fields",
     "schema_defaults",
@@ -43,6 +44,11 @@ def _builder(schema: Any) -> Any:
 
         return build
     return None
+
+
+def input_builder(schema: Any) -> Any:
+    """What `to_schema(schema, values)` calls on the values (None: they are passed as is)."""
+    return None if schema is None else _builder(schema)
 
 
 def to_schema(schema: Any, values: Mapping[str, Any]) -> Any:

@@ -595,14 +595,14 @@ class ToolNode(Runnable[Any, Any]):
     # ---------------------------------------------------------------- parsing
 
     def _parse_input(self, input: Any) -> tuple[list[ToolCall], InputType]:
+        if isinstance(input, dict) and input.get("__type") == "tool_call_with_context":
+            return [input["tool_call"]], "tool_calls"  # one call sent by the agent (v2)
         if _is_sequence(input) and not isinstance(input, dict):
             last = input[-1]
             if isinstance(last, dict) and last.get("type") == "tool_call":
                 return list(input), "tool_calls"
             input_type: InputType = "list"
             messages = input
-        elif isinstance(input, dict) and input.get("__type") == "tool_call_with_context":
-            return [input["tool_call"]], "tool_calls"
         elif isinstance(input, dict) and (messages := input.get(self._messages_key, [])):
             input_type = "dict"
         elif messages := getattr(input, self._messages_key, []):
@@ -876,7 +876,9 @@ class ToolNode(Runnable[Any, Any]):
         if isinstance(response, Command):
             return self._validate_command(response, call, input_type)
         if isinstance(response, ToolMessage):
-            response.content = cast("str | list", msg_content_output(response.content))
+            content = msg_content_output(response.content)
+            if content is not response.content:  # a str (the usual) is kept as it is
+                response.content = cast("str | list", content)
             return response
         if isinstance(response, list):
             if all(isinstance(r, Command | ToolMessage) for r in response):

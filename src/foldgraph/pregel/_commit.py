@@ -148,18 +148,21 @@ class Committing:
                     )
             return "stopped"
 
+        saver = self.checkpointer
         new = apply(
             graph.spec,
             snapshot,
             task_writes,
-            self.stamp_for("loop", step),
-            self.fingerprint,
-            self._folded_from(snapshot),
+            # Nothing to stamp, seal or save for a run that keeps no checkpoint.
+            None if saver is None and self.child_saver is None else self.stamp_for("loop", step),
+            None if saver is None else self.fingerprint,
+            self._folded_from(snapshot) if self._folded else None,
         )
         self.snapshot = new
         self._pending = {}
         self.resuming = False
-        self.save(new)
+        if saver is not None:
+            self.save(new)
         self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
         # As in LangGraph, the output and the values stream follow what tasks wrote: a
         # step that only cleared a channel (an EphemeralValue nobody wrote) shows nothing.

@@ -26,6 +26,9 @@ from foldgraph.types import Command
 
 __all__ = ["Loading"]
 
+_INPUT_TASK = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
+"""The input step's one writer (a frozen record: made once, not per run)."""
+
 
 class Loading:
     """`Run`'s start (its fields are `Run`'s)."""
@@ -68,7 +71,7 @@ class Loading:
                 # A subgraph that starts afresh inside a resumed task: the first
                 # interrupt() to ask, here or below, takes the answer.
                 self.null_resume.append(self.parent_resume.pop())
-            input_task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
+            input_task = _INPUT_TASK
             if START in graph.runners:  # an entrypoint has no START node
                 graph.runners[START].give_input_ids(value)
             self.snapshot = self.stamp(
@@ -100,9 +103,7 @@ class Loading:
                 # A Command on a new thread starts a run: START's own edges fire, and the
                 # update and goto land with them in the first step.
                 self.start_extra = writes
-                input_task = Task(
-                    id="", name="__input__", path=("__input__",), triggers=(), input=None
-                )
+                input_task = _INPUT_TASK
                 self.snapshot = self.stamp(
                     apply(spec, self.snapshot, [(input_task, [(START, {})])]), "input"
                 )

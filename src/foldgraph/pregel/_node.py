@@ -18,9 +18,9 @@ from foldgraph._kernel.channels import Overwrite
 from foldgraph._kernel.fold import fresh_snapshot, read_state
 from foldgraph._kernel.frozen import freeze, thaw
 from foldgraph._kernel.message_log import coerce_messages
-from foldgraph._kernel.names import ROOT
+from foldgraph._kernel.names import PUSH, ROOT
 from foldgraph._kernel.snapshot import Task
-from foldgraph._shell.coerce import object_fields, to_schema
+from foldgraph._shell.coerce import input_builder, object_fields, to_schema
 from foldgraph._shell.node import NodeAction, action_for
 from foldgraph.constants import END, START, TASKS
 from foldgraph.errors import (
@@ -128,6 +128,30 @@ class NodeRunner:
     branch_actions: tuple[NodeAction, ...] = attrs.field(default=(), eq=False)
     bound: Any = attrs.field(default=None, eq=False, repr=False)
     """The node's Runnable, as LangGraph programs read it (`graph.nodes[name].bound`)."""
+    is_start: bool = attrs.field(init=False, eq=False, repr=False)
+    """START maps the input to writes and runs no user code (it has no action)."""
+    direct: Any = attrs.field(init=False, eq=False, repr=False)
+    """The node's function when calling it is all `call` would do (a plain sync function,
+    nothing injected, no retry or timeout), so the runner calls it with no layer between."""
+    input_build: Any = attrs.field(init=False, eq=False, repr=False)
+    """How the node's input is built from the state read (None: the dict itself)."""
+    none_output: NodeOutput = attrs.field(init=False, eq=False, repr=False)
+    """What a node that returns None writes: only its static edges (made once)."""
+
+    def __attrs_post_init__(self) -> None:
+        action = self.action
+        plain = (
+            action is not None
+            and not action.is_runnable
+            and not action.is_async
+            and not action.inject
+            and self.retry_policy is None
+            and self.timeout is None
+        )
+        object.__setattr__(self, "is_start", action is None)
+        object.__setattr__(self, "input_build", input_builder(self.input_schema))
+        object.__setattr__(self, "direct", action.target if plain else None)  # type: ignore[union-attr]
+        object.__setattr__(self, "none_output", NodeOutput(writes=self.static_writes))
 
     @classmethod
     def for_start(
@@ -161,10 +185,6 @@ class NodeRunner:
         )
 
     @property
-    def is_start(self) -> bool:
-        return self.action is None
-
-    @property
     def retry_policies(self) -> tuple[RetryPolicy, ...]:
         if self.retry_policy is None:
             return ()
@@ -175,14 +195,15 @@ class NodeRunner:
     # -- input ------------------------------------------------------------------------------
 
     def node_input(self, task: Task) -> Any:
-        if task.is_push:
+        if task.path[0] == PUSH:
             # A Send's argument is stored with the step: the node gets its own copy.
             return thaw(freeze(task.input))
         if self.is_start:
             return task.input.get(START)
         if self.root:
             return task.input.get(ROOT)
-        return to_schema(self.input_schema, task.input)
+        build = self.input_build
+        return task.input if build is None else build(task.input)
 
     def branch_inputs(
         self,
@@ -327,6 +348,8 @@ class NodeRunner:
 
     def output_writes(self, output: Any, *, from_subgraph: bool = False) -> NodeOutput:
         """Channel writes for what a node returned (dict, schema instance, Command, list)."""
+        if output is None and not self.root:
+            return self.none_output
         if type(output) is dict and output.keys() <= self.writable and not self.root:
             # The common case: a plain dict of known keys.
             update = dict(output)

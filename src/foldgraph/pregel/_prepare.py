@@ -210,14 +210,12 @@ def make_run(
     else:
         # With its own RunControl now, so `attach_control` has nothing to replace.
         runtime = Runtime(
-            context=coerce_context(graph.context_schema, context),
+            context=context if context is None else coerce_context(graph.context_schema, context),
             store=graph.store,
             stream_writer=writer,
             control=RunControl(),
         )
-    if sink is not None and not modes and parent_run is not None:
-        modes = parent_run.modes
-    return Run(
+    run = Run(
         graph=graph,
         input=input,
         config=cfg,
@@ -226,20 +224,25 @@ def make_run(
         interrupt_before=_nodes_arg(interrupt_before, graph.interrupt_before_nodes),
         interrupt_after=_nodes_arg(interrupt_after, graph.interrupt_after_nodes),
         durability=durability or "async",
-        ns=ns,
-        checkpoint_ns=checkpoint_ns,
         checkpointer=checkpointer,
-        parent_resume=parent_resume,
         child_saver=child_saver,
-        null_resume=null_resume,
-        nested=parent_run is not None,
-        stateful_child=stateful_child,
-        resuming=parent_run is not None and parent_run.resuming,
-        replay=parent_run.replay if parent_run is not None else None,
-        parent_sink=sink,
-        sink=sink,
-        messages=parent_run.messages if parent_run is not None else None,
     )
+    if parent_run is None:
+        return run  # a root run: the fields a nested run sets keep their defaults
+    if sink is not None and not modes:
+        run.modes = parent_run.modes
+    run.ns = ns
+    run.checkpoint_ns = checkpoint_ns
+    run.parent_resume = parent_resume
+    run.null_resume = null_resume
+    run.nested = True
+    run.stateful_child = stateful_child
+    run.resuming = parent_run.resuming
+    run.replay = parent_run.replay
+    run.parent_sink = sink
+    run.sink = sink
+    run.messages = parent_run.messages
+    return run
 
 
 _NOT_INHERITED = frozenset((FG_TASK, "checkpoint_id"))

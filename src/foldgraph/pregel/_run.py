@@ -123,7 +123,16 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     # -- the run --------------------------------------------------------------------------
 
     def steps(self) -> Generator[Emit | Execute, Results | None, None]:
-        """The run; background checkpoint writes are all done when it ends, however it ends."""
+        """The run; background checkpoint writes are all done when it ends, however it ends.
+
+        Only a run that may write in the background (durability "async" with a saver
+        doing I/O) needs the closing layer; any other gets the step loop itself.
+        """
+        if self.durability == "async" and getattr(self.checkpointer, "background_writes", False):
+            return self._closing_steps()
+        return self._steps()
+
+    def _closing_steps(self) -> Generator[Emit | Execute, Results | None, None]:
         try:
             yield from self._steps()
         except BaseException:

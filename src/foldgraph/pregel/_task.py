@@ -35,7 +35,7 @@ from foldgraph._shell.tracing import (
     stream_chunk,
 )
 from foldgraph.constants import CONF
-from foldgraph.errors import GraphInterrupt, ParentCommand
+from foldgraph.errors import GraphInterrupt, NodeCancelledError, ParentCommand
 from foldgraph.pregel._branch import run_name
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.pregel._protocol import FG_TASK, TaskResult
@@ -373,7 +373,7 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
         run.messages.see_input(value, run.ns)
     traced = None
     if not runner.is_start and (
-        run.messages is not None or run.tools is not None or has_callbacks(run.config)
+        run.messages is not None or run.tools is not None or run.config.get("callbacks")
     ):
         traced, scope.config = chain_run(
             scope.config,
@@ -388,21 +388,35 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     try:
         cached = False
         before = None
-        if runner.is_start:
-            output = value
+        direct = runner.direct
+        if direct is not None and not runner.warn_unreturned_mutations and (
+            runner.cache_policy is None or run.graph.cache is None
+        ):
+            # A plain function with nothing around it: called here, as `runner.call` would.
+            try:
+                output = direct(value)
+            except asyncio.CancelledError as exc:
+                raise NodeCancelledError(runner.name) from exc
+            result = runner.output_writes(output)
         else:
-            if runner.warn_unreturned_mutations:
-                before = _before_call(task, value)
-            output, cached = _call_cached(run, runner, value, scope)
-        result = _writes(run, runner, output)
-        if before is not None:
-            _check_mutations(run, runner, before, result)
+            if runner.is_start:
+                output = value
+            else:
+                if runner.warn_unreturned_mutations:
+                    before = _before_call(task, value)
+                output, cached = _call_cached(run, runner, value, scope)
+            result = _writes(run, runner, output)
+            if before is not None:
+                _check_mutations(run, runner, before, result)
         branch_results = (
             _route(run, runner, result, scope, output, traced) if runner.branches else None
         )
         if traced is not None:
             stream_chunk(traced, output)
-        outcome = _finish(run, task, runner, result, cached, scope, branch_results)
+        if scope.pushed or cached or runner.branches or run.messages is not None:
+            outcome = _finish(run, task, runner, result, cached, scope, branch_results)
+        else:
+            outcome = TaskResult(task, result, None, (), None, (), scope.folded)
     except GraphInterrupt as exc:
         outcome = TaskResult(task=task, interrupts=_with_ids(exc.interrupts, scope.scratchpad))
     except ParentCommand as exc:
