@@ -1,7 +1,7 @@
 """``python -m benchmarks``: run every workload on foldgraph (and LangGraph), print tables.
 
 Options: ``--quick`` (smoke test), ``--only NAME[,NAME]``, ``--max-langgraph-steps N``,
-``--repeats N``, ``--timeout S``, ``--in-process``, ``--json FILE``.
+``--repeats N``, ``--timeout S``, ``--processes N``, ``--in-process``, ``--json FILE``.
 """
 
 from __future__ import annotations
