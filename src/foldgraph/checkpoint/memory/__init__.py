@@ -149,23 +149,17 @@ class _Saved:
 
     def stored(self) -> dict[str, Any]:
         """The checkpoint in its stored form (persistent maps, tuples for lists)."""
-        return {
-            "v": self.v,
-            "id": self.id,
-            "ts": self.ts,
-            "channel_values": self.values,
-            "channel_versions": self.versions,
-            "versions_seen": self.seen,
-            "updated_channels": self._updated(),
-            "channel_seals": self.seals,
-        }
+        return self._checkpoint(self._updated())
 
     def loaded(self) -> Checkpoint:
         """A fresh checkpoint dict around the stored maps, as `_load_checkpoint` makes."""
         updated = self.updated
         if updated is not None:
             updated = sorted(updated) if isinstance(updated, frozenset) else list(updated)
-        return {  # type: ignore[typeddict-unknown-key]
+        return self._checkpoint(updated)  # type: ignore[return-value]
+
+    def _checkpoint(self, updated: Any) -> dict[str, Any]:
+        return {
             "v": self.v,
             "id": self.id,
             "ts": self.ts,
