@@ -77,6 +77,19 @@ SCHEMA_VERSION = 1
 FULL, DELTA = 0, 1
 _RECENT_THREADS = 256
 
+WRITE_COLUMNS = (
+    "thread_id",
+    "checkpoint_ns",
+    "checkpoint_id",
+    "task_id",
+    "idx",
+    "channel",
+    "type",
+    "data",
+    "task_path",
+)
+"""The columns of a row of `fg_writes`, in the order rows are built (the first five: its key)."""
+
 
 class _Recent:
     """What a saver keeps of the last checkpoint it wrote or loaded in a namespace."""
@@ -752,17 +765,7 @@ class SqlSaver(BaseCheckpointSaver[int]):
                 task_path,
             )
             (special if channel in WRITES_IDX_MAP else regular).append(row)
-        columns = (
-            "thread_id",
-            "checkpoint_ns",
-            "checkpoint_id",
-            "task_id",
-            "idx",
-            "channel",
-            "type",
-            "data",
-            "task_path",
-        )
+        columns = WRITE_COLUMNS
         key = columns[:5]
         with self._tx(write=True) as cur:
             if regular:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from foldgraph.checkpoint._sql import SqlSaver
+from foldgraph.checkpoint._sql import WRITE_COLUMNS, SqlSaver
 from foldgraph.checkpoint.base import (
     WRITES_IDX_MAP,
     BaseCheckpointSaver,
@@ -100,17 +100,6 @@ _SCHEMA = [
 ]
 
 
-_WRITE_COLUMNS = (
-    "thread_id",
-    "checkpoint_ns",
-    "checkpoint_id",
-    "task_id",
-    "idx",
-    "channel",
-    "type",
-    "data",
-    "task_path",
-)
 
 # Reads: a checkpoint row, then `WHERE ...` (the blobs are read by `seq`, see `_sql`).
 SELECT_SQL = SqlSaver._SELECT
@@ -128,17 +117,17 @@ UPSERT_CHECKPOINT_BLOBS_SQL = (
     "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (seq, channel) DO NOTHING"
 )
 
-_WRITE_MARKS = ", ".join("%s" for _ in _WRITE_COLUMNS)
+_WRITE_MARKS = ", ".join("%s" for _ in WRITE_COLUMNS)
 
 # A task's regular writes: the first write of a slot stays.
 INSERT_CHECKPOINT_WRITES_SQL = (
-    f"INSERT INTO fg_writes ({', '.join(_WRITE_COLUMNS)}) VALUES ({_WRITE_MARKS}) "
+    f"INSERT INTO fg_writes ({', '.join(WRITE_COLUMNS)}) VALUES ({_WRITE_MARKS}) "
     "ON CONFLICT DO NOTHING"
 )
 
 # Special writes (error, interrupt, resume, ...): a later one replaces the earlier.
 UPSERT_CHECKPOINT_WRITES_SQL = (
-    f"INSERT INTO fg_writes ({', '.join(_WRITE_COLUMNS)}) VALUES ({_WRITE_MARKS}) "
+    f"INSERT INTO fg_writes ({', '.join(WRITE_COLUMNS)}) VALUES ({_WRITE_MARKS}) "
     "ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO UPDATE SET "
     "channel = EXCLUDED.channel, type = EXCLUDED.type, data = EXCLUDED.data, "
     "task_path = EXCLUDED.task_path"
@@ -254,13 +243,13 @@ class BasePostgresSaver(SqlSaver):
         cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (thread_id,))
 
     def _insert_ignore(self, table: str, columns: Sequence[str]) -> str:
-        if table == "fg_writes" and tuple(columns) == _WRITE_COLUMNS:
+        if table == "fg_writes" and tuple(columns) == WRITE_COLUMNS:
             return INSERT_CHECKPOINT_WRITES_SQL
         marks = ", ".join("%s" for _ in columns)
         return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks}) ON CONFLICT DO NOTHING"
 
     def _insert_replace(self, table: str, columns: Sequence[str], key: Sequence[str]) -> str:
-        if table == "fg_writes" and tuple(columns) == _WRITE_COLUMNS:
+        if table == "fg_writes" and tuple(columns) == WRITE_COLUMNS:
             return UPSERT_CHECKPOINT_WRITES_SQL
         marks = ", ".join("%s" for _ in columns)
         updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in columns if c not in key)
