@@ -11,6 +11,7 @@ import immutables
 
 from foldgraph._kernel.channels import BaseChannel, BinaryOperatorAggregate
 from foldgraph._kernel.frozen import EMPTY_MAP, thaw
+from foldgraph._kernel.names import RESERVED_WRITES
 from foldgraph._kernel.records import positional_builder
 
 __all__ = ["GraphSpec", "NodeSpec", "Snapshot", "Task", "make_snapshot", "make_task", "task_id"]
@@ -84,6 +85,13 @@ class GraphSpec:
     readers: Mapping[str, Any] = attrs.field(factory=dict)
     """channel -> how a node reads its stored value: `thaw` itself where the channel
     reads that way (most do), else the channel's `read` (one call less per read)."""
+    foldable: frozenset[str] = attrs.field()
+    """Channels a task's write goes into: every channel but the runner's reserved writes
+    (one membership test per write)."""
+
+    @foldable.default
+    def _foldable(self) -> frozenset[str]:
+        return frozenset(self.channels).difference(RESERVED_WRITES)
 
     @classmethod
     def build(cls, channels: Mapping[str, BaseChannel], nodes: Mapping[str, NodeSpec]) -> GraphSpec:
