@@ -19,7 +19,7 @@ import attrs
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
-from foldgraph._kernel.names import PULL, PUSH, TASKS
+from foldgraph._kernel.names import PUSH, TASKS
 from foldgraph._kernel.seal import ATOMS, Fingerprint, step_fingerprint
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, make_snapshot, make_task, task_id
 
@@ -124,7 +124,7 @@ def plan(
         task_input = (
             read_state(graph, snapshot, node.reads, node.managed, stop) if with_input else None
         )
-        tasks.append(make_task(name, (PULL, name), triggers, task_input, origin, None))
+        tasks.append(make_task(name, node.pull_path, triggers, task_input, origin, None))
     return tuple(tasks)
 
 
