@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -28,6 +29,8 @@ __all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
 _UNSEALED = ATOMS | {type(MISSING)}
 """Stored values with nothing below them to change: seal 0, no fingerprint."""
 Writes = Sequence[tuple[str, Any]]
+_NO_SEALS: Any = MappingProxyType({})
+"""The new seals of a step that does not seal: none, and read-only."""
 Stamp = tuple[str, str | None, Any, str]
 """(id, parent id, metadata, created at) the shell hands in for a snapshot it will save."""
 
@@ -162,9 +165,13 @@ def apply(
     custom = graph.custom_available
     old_seals = snapshot.seals
     sealing = old_seals is not None
-    new_seals: dict[str, int] = {}
-    # The step's memoised fingerprint, made on first need (or the run's, handed in).
-    fps: list[Any] = [fingerprint] if sealing and fingerprint is not None else []
+    if sealing:
+        new_seals: dict[str, int] = {}
+        # The step's memoised fingerprint, made on first need (or the run's, handed in).
+        fps: list[Any] = [fingerprint] if fingerprint is not None else []
+    else:
+        # Never written: only a sealing step seals (the hot no-saver step allocates neither).
+        new_seals, fps = _NO_SEALS, ()  # type: ignore[assignment]
 
     seen = snapshot.seen
     if ordered:

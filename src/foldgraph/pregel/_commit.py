@@ -160,7 +160,8 @@ class Committing:
             self._folded_from(snapshot) if self._folded else None,
         )
         self.snapshot = new
-        self._pending = {}
+        if self._pending:
+            self._pending = {}
         self.resuming = False
         if saver is not None:
             self.save(new)
