@@ -27,6 +27,8 @@ __all__ = ["Committing"]
 class Committing:
     """`Run`'s step end (its fields are `Run`'s)."""
 
+    __slots__ = ()  # `Run` is slotted: its fields are its only attributes
+
     def _folded_from(self, snapshot: Snapshot) -> dict[str, Any] | None:
         """The step's already computed channel updates, from this very snapshot."""
         folded = [f for base, f in self._folded if base is snapshot]
