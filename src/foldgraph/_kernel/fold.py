@@ -21,7 +21,7 @@ from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
 from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
 from foldgraph._kernel.seal import ATOMS, Fingerprint, step_fingerprint
-from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, task_id
+from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, make_snapshot, make_task, task_id
 
 __all__ = ["apply", "fresh_values", "plan", "read_state", "read_values", "task_id", "task_path_key"]
 
@@ -110,15 +110,7 @@ def plan(
     if sends is not MISSING:
         for index, send in enumerate(sends):
             path = (PUSH, index)
-            tasks.append(
-                Task(
-                    origin=origin,
-                    name=send.node,
-                    path=path,
-                    triggers=(PUSH,),
-                    input=send.arg,
-                )
-            )
+            tasks.append(make_task(send.node, path, (PUSH,), send.arg, origin, None))
     updated = snapshot.updated
     trigger_to_nodes = graph.trigger_to_nodes
     if updated:
@@ -156,8 +148,7 @@ def plan(
         task_input = (
             read_state(graph, snapshot, node.reads, node.managed, stop) if with_input else None
         )
-        # Positional, in field order (name, path, triggers, input, origin): the hot path.
-        tasks.append(Task(name, (PULL, name), triggers, task_input, origin))
+        tasks.append(make_task(name, (PULL, name), triggers, task_input, origin, None))
     return tuple(tasks)
 
 
@@ -342,8 +333,7 @@ def apply(
     # Built field by field rather than with attrs.evolve: this is the hot path.
     if stamp is None:
         stamp = (snapshot.id, snapshot.parent_id, snapshot.metadata, snapshot.created_at)
-    # Positional, in field order: a third cheaper than keywords on this hot path.
-    return Snapshot(
+    return make_snapshot(
         values.finish(),
         versions.finish(),
         seen,
@@ -467,7 +457,7 @@ def fresh_snapshot(
     if values is snapshot.values:
         return snapshot
     # Positional, in field order: attrs.evolve reads every field by name.
-    return Snapshot(
+    return make_snapshot(
         values,
         snapshot.versions,
         snapshot.seen,

@@ -11,8 +11,9 @@ import immutables
 
 from foldgraph._kernel.channels import BaseChannel, BinaryOperatorAggregate
 from foldgraph._kernel.frozen import EMPTY_MAP, thaw
+from foldgraph._kernel.records import positional_builder
 
-__all__ = ["GraphSpec", "NodeSpec", "Snapshot", "Task", "task_id"]
+__all__ = ["GraphSpec", "NodeSpec", "Snapshot", "Task", "make_snapshot", "make_task", "task_id"]
 
 
 def task_id(snapshot_id: str, step: int, path: tuple[Any, ...]) -> str:
@@ -53,6 +54,10 @@ class Snapshot:
         if self.top_version >= 0:
             return self.top_version
         return max(self.versions.values(), default=0)
+
+
+make_snapshot = positional_builder(Snapshot)
+"""`Snapshot(...)` with every field, in order: what `apply` makes each superstep."""
 
 
 @attrs.frozen(slots=True)
@@ -138,3 +143,7 @@ class Task:
     @property
     def is_push(self) -> bool:
         return self.path[0] == "__pregel_push"
+
+
+make_task = positional_builder(Task)
+"""`Task(name, path, triggers, input, origin, id)`, every field in order: what `plan` makes."""

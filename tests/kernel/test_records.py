@@ -1,0 +1,106 @@
+"""Positional builders make the same frozen records as the records' own __init__."""
+
+from __future__ import annotations
+
+import pickle
+
+import attrs
+import immutables
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from foldgraph._kernel.records import positional_builder
+from foldgraph._kernel.snapshot import Snapshot, Task, make_snapshot, make_task, task_id
+
+names = st.text(min_size=1, max_size=8)
+maps = st.dictionaries(names, st.integers(), max_size=4).map(immutables.Map)
+name_sets = st.frozensets(names, max_size=3)
+
+
+@given(
+    values=maps,
+    versions=maps,
+    seen=maps,
+    step=st.integers(-2, 50),
+    updated=name_sets,
+    ident=names,
+    parent=st.none() | names,
+    metadata=st.dictionaries(names, st.integers(), max_size=3),
+    created=names,
+    changed=name_sets,
+    top=st.integers(-1, 50),
+    seals=st.none() | maps,
+)
+def test_snapshot_builder_equals_init(
+    values, versions, seen, step, updated, ident, parent, metadata, created, changed, top, seals
+):
+    fields = (values, versions, seen, step, updated, ident, parent, metadata, created, changed)
+    fields += (top, seals)
+    built, made = make_snapshot(*fields), Snapshot(*fields)
+    assert type(built) is Snapshot
+    assert built == made
+    assert hash(built.values) == hash(made.values)
+    assert repr(built) == repr(made)
+    assert attrs.astuple(built, recurse=False) == fields
+
+
+def test_built_snapshot_is_frozen_and_pickles():
+    built = make_snapshot(
+        *(immutables.Map(x=1), immutables.Map(x=1), immutables.Map(), 0, frozenset({"x"})),
+        *("id", None, {"step": 0}, "now", frozenset({"x"}), 1, None),
+    )
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.step = 3  # type: ignore[misc]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        del built.values  # type: ignore[misc]
+    assert attrs.evolve(built, step=4).step == 4
+    assert type(attrs.evolve(built, step=4)) is Snapshot
+    assert pickle.loads(pickle.dumps(built)) == built
+
+
+def test_snapshot_builder_takes_every_field():
+    with pytest.raises(TypeError, match="missing 11 required positional arguments"):
+        make_snapshot(immutables.Map())
+
+
+def test_task_builder_equals_init_and_derives_its_id_lazily():
+    built = make_task("node", ("__pregel_pull", "node"), ("a",), ("x", 1), ("cp", 3), None)
+    made = Task("node", ("__pregel_pull", "node"), ("a",), ("x", 1), origin=("cp", 3))
+    assert type(built) is Task
+    assert built == made and hash(built) == hash(made) and repr(built) == repr(made)
+    assert built.id == made.id == task_id("cp", 3, ("__pregel_pull", "node"))
+    given_id = make_task("n", ("__pregel_push", 0), (), None, ("", 0), "fixed")
+    assert given_id.id == "fixed"
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.name = "other"  # type: ignore[misc]
+
+
+def test_builder_refuses_records_it_would_not_build_faithfully():
+    @attrs.frozen(slots=True)
+    class Checked:
+        x: int = attrs.field(validator=attrs.validators.instance_of(int))
+
+    @attrs.frozen(slots=True)
+    class Converted:
+        x: int = attrs.field(converter=int)
+
+    @attrs.frozen(slots=True)
+    class Hooked:
+        x: int
+
+        def __attrs_post_init__(self) -> None:
+            pass
+
+    @attrs.frozen(slots=False)
+    class Unslotted:
+        x: int
+
+    for cls, problem in (
+        (Checked, "validator"),
+        (Converted, "converter"),
+        (Hooked, "__attrs_post_init__"),
+        (Unslotted, "not a slotted attrs class"),
+    ):
+        with pytest.raises(TypeError, match=problem):
+            positional_builder(cls)
