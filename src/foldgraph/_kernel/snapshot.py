@@ -11,14 +11,25 @@ import immutables
 
 from foldgraph._kernel.channels import BaseChannel, BinaryOperatorAggregate
 from foldgraph._kernel.frozen import EMPTY_MAP, thaw
+from foldgraph._kernel.names import PULL
 from foldgraph._kernel.records import positional_builder
 
 __all__ = ["GraphSpec", "NodeSpec", "Snapshot", "Task", "make_snapshot", "make_task", "task_id"]
 
+_SHOWN_PATHS: dict[tuple[Any, ...], str] = {}
+"""`repr` of a node's pull path, which its every task id hashes (one per node name; a
+saved run takes an id per task per step, and the repr is a fifth of its cost)."""
+_SHOWN_PATHS_MAX = 65_536
+
 
 def task_id(snapshot_id: str, step: int, path: tuple[Any, ...]) -> str:
     """A deterministic UUID-shaped id: same snapshot, step and path give the same id."""
-    digest = hashlib.blake2b(f"{snapshot_id}|{step}|{path!r}".encode(), digest_size=16).hexdigest()
+    shown = _SHOWN_PATHS.get(path) if path[0] == PULL else None
+    if shown is None:
+        shown = repr(path)
+        if path[0] == PULL and len(_SHOWN_PATHS) < _SHOWN_PATHS_MAX:
+            _SHOWN_PATHS[path] = shown
+    digest = hashlib.blake2b(f"{snapshot_id}|{step}|{shown}".encode(), digest_size=16).hexdigest()
     return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
 
 

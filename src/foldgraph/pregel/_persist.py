@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from foldgraph._context import interrupt_id
-from foldgraph._kernel.names import NS_END, NS_SEP
+from foldgraph._kernel.names import NS_END, NS_SEP, PULL
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.checkpoint.base.id import uuid6_str
 from foldgraph.checkpoint.memory import InMemorySaver
@@ -40,6 +40,7 @@ class Persistence:
         fast = self._fast_saver
         if fast is None:
             fast = self._fast_saver = type(self.checkpointer) is InMemorySaver
+            self._saver_thread = self.thread_id
         return fast
 
     def _address(self, checkpoint_id: str | None) -> dict[str, Any]:
@@ -50,19 +51,20 @@ class Persistence:
         return {CONF: conf}
 
     def _metadata(self, source: str, step: int) -> dict[str, Any]:
-        """A new checkpoint's metadata. Saved as it is by the in-memory saver and copied
-        by every read, so it is never changed; its `parents` is shared by the run's
-        checkpoints (it is the same for all of them)."""
-        extra, parents = self._metadata_extra, self._run_parents
-        if extra is None or parents is None:
+        """A new checkpoint's metadata, never changed (readers copy it). Everything but
+        its source and step is `_metadata_rest`, shared by the run's checkpoints (the
+        in-memory saver keeps only those two per checkpoint)."""
+        rest = self._metadata_rest
+        if rest is None:
             # What the run's config adds to every checkpoint's metadata, worked out once.
             from foldgraph.checkpoint.base import get_checkpoint_metadata
 
             own = ("source", "step", "parents")
             every = get_checkpoint_metadata(self.config, dict.fromkeys(own))  # type: ignore[arg-type]
             extra = self._metadata_extra = {k: v for k, v in every.items() if k not in own}
-            parents = self._run_parents = dict(self._parents())
-        return {"source": source, "step": step, "parents": parents, **extra}
+            self._run_parents = parents = dict(self._parents())
+            rest = self._metadata_rest = {"parents": parents, **extra}
+        return {"source": source, "step": step, **rest}
 
     def _parents(self) -> Mapping[str, str]:
         return self.config.get(CONF, {}).get("__fg_parents__", {})
@@ -108,13 +110,19 @@ class Persistence:
         if self.durability == "exit" and final:
             parent_id = self._saved_from
         if self._in_memory():
+            # A snapshot this run stamped (its metadata holds the run's own `parents`)
+            # has the run's metadata with its source and step: the saver keeps just those.
+            parents = self._run_parents
             self.checkpointer._put_snapshot(
-                self.thread_id,
+                self._saver_thread,
                 self.checkpoint_ns,
                 parent_id,
                 CHECKPOINT_FORMAT,
                 snapshot,
                 self.graph._stored_values(snapshot),
+                self._metadata_rest
+                if parents is not None and snapshot.metadata.get("parents") is parents
+                else None,
             )
             return
         checkpoint = self.graph._checkpoint_of(snapshot)
@@ -134,7 +142,7 @@ class Persistence:
             return
         if self._in_memory():
             self.checkpointer._put_task_writes(
-                self.thread_id,
+                self._saver_thread,
                 self.checkpoint_ns,
                 self.snapshot.id,
                 writes,
@@ -219,4 +227,14 @@ class Persistence:
 
 
 def _path_str(path: tuple[Any, ...]) -> str:
-    return "~".join(map(str, path))
+    """The task path as savers store it next to its writes (a node's is made once)."""
+    shown = _PULL_PATHS.get(path) if path[0] == PULL else None
+    if shown is None:
+        shown = "~".join(map(str, path))
+        if path[0] == PULL and len(_PULL_PATHS) < _PULL_PATHS_MAX:
+            _PULL_PATHS[path] = shown
+    return shown
+
+
+_PULL_PATHS: dict[tuple[Any, ...], str] = {}
+_PULL_PATHS_MAX = 65_536

@@ -107,8 +107,12 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     _replaying: bool = False
     _loaded_step: int = -2
     _metadata_extra: dict[str, Any] | None = None
+    _metadata_rest: dict[str, Any] | None = None
+    """What every checkpoint of the run has in its metadata besides source and step."""
     _run_parents: dict[str, str] | None = None
     _fast_saver: bool | None = None
+    _saver_thread: Any = None
+    """The thread id the in-memory saver is handed (set with `_fast_saver`)."""
     control: Any = None
     """A `RunControl` whose drain request stops the run at a superstep boundary."""
     _writer: Any = None

@@ -96,22 +96,33 @@ _RUNNER_KEYS = (
 )
 
 
+_GIVEN = object()
+"""`_Saved.source` of a record whose `rest` is its whole metadata dict."""
+
+
 class _Saved:
     """One stored checkpoint of the runner's shape, with its metadata and parent, as one object.
 
     A history keeps one of these per step; the triple of dicts and tuples it
     replaces cost the garbage collector five containers per step. It unpacks
     as the `(checkpoint, metadata, parent_id)` triple `storage` documents.
-    `updated` may be a frozenset (sorted when read) or a tuple; `metadata` is
-    never changed nor handed out (reads copy it).
+    `updated` may be a frozenset (sorted when read) or a tuple.
+
+    The metadata of a runner's checkpoint is kept as its `source` and `step`
+    plus `rest`, the rest of its keys, which every checkpoint of the run shares:
+    a dict per checkpoint (it holds the `parents` dict, so the collector tracks
+    it) is then made only when read. Otherwise `source` is `_GIVEN` and `rest`
+    is the metadata itself. Neither is changed nor handed out (reads copy).
     """
 
     __slots__ = (
         "id",
-        "metadata",
         "parent_id",
+        "rest",
         "seals",
         "seen",
+        "source",
+        "step",
         "ts",
         "updated",
         "v",
@@ -129,8 +140,10 @@ class _Saved:
         seen: Any,
         updated: Any,
         seals: Any,
-        metadata: dict[str, Any],
         parent_id: str | None,
+        source: Any,
+        step: Any,
+        rest: dict[str, Any],
     ) -> None:
         self.v = v
         self.id = id
@@ -140,8 +153,17 @@ class _Saved:
         self.seen = seen
         self.updated = updated
         self.seals = seals
-        self.metadata = metadata
         self.parent_id = parent_id
+        self.source = source
+        self.step = step
+        self.rest = rest
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The checkpoint's metadata (not to be changed: a reader copies it first)."""
+        if self.source is _GIVEN:
+            return self.rest
+        return {"source": self.source, "step": self.step, **self.rest}
 
     def _updated(self) -> Any:
         updated = self.updated
@@ -190,6 +212,10 @@ class _Saved:
         return repr(tuple(self))
 
 
+_SORTED_NAMES: dict[frozenset[str], tuple[str, ...]] = {}
+"""Each set of updated channels the runner saved, as the sorted tuple stored for it."""
+_SORTED_NAMES_MAX = 4_096
+
 # A stored entry: a `_Saved`, or (another shape of checkpoint, or one set by hand) a triple.
 _Entry = _Saved | _Triple
 
@@ -207,8 +233,10 @@ def _entry_of(checkpoint: Checkpoint, metadata: dict[str, Any], parent_id: str |
             stored["versions_seen"],
             stored["updated_channels"],
             stored["channel_seals"],
-            metadata,
             parent_id,
+            _GIVEN,
+            None,
+            metadata,
         )
     return (_store_checkpoint(checkpoint), metadata, parent_id)
 
@@ -499,15 +527,33 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         v: int,
         snapshot: Any,
         values: Any,
+        rest: dict[str, Any] | None = None,
     ) -> None:
         """`put` for foldgraph's runner: keep a stamped snapshot's parts as they are.
 
         Stores what `put` would for the runner's checkpoint of `snapshot` (with
         `values` as its channel values), as one record and without building the
         checkpoint and metadata dicts: the snapshot's maps are persistent and its
-        metadata dict is the run's own, made for this checkpoint and never changed
-        (reads copy it). Only for this class: a subclass's `put` may do more.
+        metadata is the run's own, made for this checkpoint and never changed
+        (reads copy it). With `rest`, that metadata is `{"source": ..., "step":
+        ..., **rest}` and only its source and step are kept (see `_Saved`).
+        Only for this class: a subclass's `put` may do more.
         """
+        metadata = snapshot.metadata
+        if rest is None:
+            source, step, rest = _GIVEN, None, metadata
+        else:
+            source, step = metadata["source"], metadata["step"]
+        updated = snapshot.updated
+        # A sorted tuple of names, shared: the collector stops tracking it (never a frozenset).
+        try:
+            kept = _SORTED_NAMES.get(updated)
+        except TypeError:  # not a frozenset
+            kept = tuple(sorted(updated))
+        if kept is None:
+            kept = tuple(sorted(updated))
+            if len(_SORTED_NAMES) < _SORTED_NAMES_MAX:
+                _SORTED_NAMES[updated] = kept
         entry = _Saved(
             v,
             snapshot.id,
@@ -515,10 +561,12 @@ class InMemorySaver(BaseCheckpointSaver[int]):
             values,
             snapshot.versions,
             snapshot.seen,
-            snapshot.updated,
+            kept,
             snapshot.seals,
-            snapshot.metadata,
             parent_id,
+            source,
+            step,
+            rest,
         )
         with self._lock:
             spaces = self.storage.get(thread_id)
