@@ -392,6 +392,24 @@ def test_uuid6_str_is_a_uuid6_in_the_same_sequence(monkeypatch: pytest.MonkeyPat
     assert all(a < b for a, b in itertools.pairwise(ids))
 
 
+def test_uuid6_str_writes_the_uuid6_of_its_clock_sequence_and_node(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Field by field, as str(UUID(int=...)) of the version 6 layout, whatever the bits.
+    from foldgraph.checkpoint.base import id as ids
+
+    rng = __import__("random").Random(7)
+    cases = [(0, 0, 0), (0x0FFFFFFFFFFFFFFF, 0x1FFF, 0xFFFFFFFFFFFF), (1, 1, 1)]
+    cases += [(rng.getrandbits(60), rng.getrandbits(13), rng.getrandbits(48)) for _ in range(300)]
+    for ts, seq, node in cases:
+        bits = iter([seq, node])
+        monkeypatch.setattr(ids, "_last", (-1, -1))
+        monkeypatch.setattr(ids, "_getrandbits", lambda n, bits=bits: next(bits))
+        monkeypatch.setattr(time, "time_ns", lambda ts=ts: (ts - 0x01B21DD213814000) * 100)
+        expected = str(uuid.UUID(int=ids._layout(ts & ids._TIME_MASK, seq, node)))
+        assert uuid6_str() == expected
+
+
 @pytest.mark.parametrize(
     "ns", [0, 1_000, 999_999_999, 1_764_000_000_123_456_789, 1_764_000_001_000_000_000]
 )

@@ -492,6 +492,27 @@ def test_task_id_is_deterministic_and_uuid_shaped() -> None:
     assert [len(part) for part in first.split("-")] == [8, 4, 4, 4, 12]
 
 
+def test_task_id_is_the_blake2b_of_snapshot_step_and_path() -> None:
+    # Savers store task ids durably: the text must not change from one version to the next.
+    import hashlib
+
+    def by_definition(snapshot_id: str, step: int, path: tuple[Any, ...]) -> str:
+        h = hashlib.blake2b(f"{snapshot_id}|{step}|{path!r}".encode(), digest_size=16).hexdigest()
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+    paths = [(PULL, "a"), (PULL, "tools"), (PUSH, 0), (PUSH, (PULL, "x"), 3, True), (PUSH, "id", 2)]
+    for path in paths * 2:  # twice: a node's path text is remembered after its first id
+        for snapshot_id, step in (("", 0), ("1f1e9b9b-7067-60b9-9734-c0d5020a0a32", 12)):
+            assert task_id(snapshot_id, step, path) == by_definition(snapshot_id, step, path)
+    assert task_id("1f1e9b9b-7067-60b9-9734-c0d5020a0a32", 5, (PULL, "agent")) == (
+        "b87820bb-a46f-625c-3477-16ec17b5cda1"
+    )
+    assert task_id("", 0, (PUSH, 2)) == "ef87114c-93a7-9c44-5b99-0e068ac1f6fc"
+    assert task_id("cp", 7, (PUSH, (PULL, "tools"), 1, True)) == (
+        "91e9f13e-539a-d497-447a-b50de13ea084"
+    )
+
+
 def test_plan_without_inputs_gives_the_same_tasks_and_reads_nothing() -> None:
     """What the state API lists of a checkpoint's next tasks needs no node input."""
     import operator as _op

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from binascii import hexlify as _hexlify
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,8 +30,11 @@ def task_id(snapshot_id: str, step: int, path: tuple[Any, ...]) -> str:
         shown = repr(path)
         if path[0] == PULL and len(_SHOWN_PATHS) < _SHOWN_PATHS_MAX:
             _SHOWN_PATHS[path] = shown
-    digest = hashlib.blake2b(f"{snapshot_id}|{step}|{shown}".encode(), digest_size=16).hexdigest()
-    return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
+    digest = hashlib.blake2b(f"{snapshot_id}|{step}|{shown}".encode(), digest_size=16).digest()
+    # Hex in groups of four, three dashes dropped: 8-4-4-4-12, cheaper than five slices.
+    text = bytearray(_hexlify(digest, b"-", 2))
+    del text[34], text[29], text[4]
+    return text.decode()
 
 
 @attrs.frozen(slots=True)

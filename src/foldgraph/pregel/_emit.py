@@ -43,8 +43,8 @@ def now_iso() -> str:
         prefix = datetime.fromtimestamp(sec, UTC).isoformat()[:19]
         _second = (sec, prefix)
     us = ns // 1000
-    # isoformat leaves out a zero fraction.
-    return f"{prefix}.{us:06d}+00:00" if us else f"{prefix}+00:00"
+    # isoformat leaves out a zero fraction. (%-formatting: a quarter cheaper than the f-string.)
+    return "%s.%06d+00:00" % (prefix, us) if us else prefix + "+00:00"  # noqa: UP031
 
 
 _second: tuple[int, str] = (-1, "")

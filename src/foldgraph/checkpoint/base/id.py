@@ -14,6 +14,7 @@ import random
 import threading
 import time
 import uuid
+from binascii import hexlify as _hexlify
 
 __all__ = ["UUID", "uuid6", "uuid6_str"]
 
@@ -75,17 +76,32 @@ def uuid6(node: int | None = None, clock_seq: int | None = None) -> UUID:
 
 
 def uuid6_str() -> str:
-    """`str(uuid6())`, written field by field without the `UUID` (checkpoint ids, once
-    per step: the `UUID` object and the 32-digit hex cut into five cost twice as much)."""
-    ts, seq = _tick()
-    # time_high, time_mid, version + time_low, variant + clock_seq, node (see `_layout`).
-    return "%08x-%04x-%04x-%04x-%012x" % (  # noqa: UP031 - %-formatting is the fastest here
-        ts >> 28,
-        (ts >> 12) & 0xFFFF,
-        0x6000 | (ts & 0x0FFF),
-        0x8000 | seq,
-        _getrandbits(48),
-    )
+    """`str(uuid6())`, without the `UUID` (a checkpoint id, once per saved step).
+
+    `_tick` is written out here, its lock taken by hand (a `with` costs twice as
+    much), and the text comes from the 16 bytes hexlified in pairs, three of
+    whose dashes are dropped: cheaper than formatting the five fields.
+    """
+    global _last
+    now = (time.time_ns() // 100 + _GREGORIAN_OFFSET) & _TIME_MASK
+    _lock.acquire()
+    try:
+        last_ts, seq = _last
+        if now > last_ts:
+            seq = _getrandbits(13)
+        elif seq < _SEQ_MASK:
+            now, seq = last_ts, seq + 1
+        else:
+            now, seq = last_ts + 1, _getrandbits(13)
+        _last = (now, seq)
+    finally:
+        _lock.release()
+    ts = now & _TIME_MASK
+    # time_high + time_mid, version + time_low, variant + clock_seq, node (see `_layout`).
+    value = (ts >> 12) << 80 | (0x6000 | ts & 0x0FFF) << 64 | (0x8000 | seq) << 48
+    text = bytearray(_hexlify((value | _getrandbits(48)).to_bytes(16, "big"), b"-", 2))
+    del text[34], text[29], text[4]  # xxxx-xxxx-... -> xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx
+    return text.decode()
 
 
 def _tick() -> tuple[int, int]:
