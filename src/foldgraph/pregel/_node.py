@@ -358,9 +358,7 @@ class NodeRunner:
             pairs = list(update.items())
             if self.message_keys:
                 pairs = self._give_ids(pairs)
-            return NodeOutput(
-                writes=(*pairs, *self.static_writes), updates=(update,) if update else ()
-            )
+            return NodeOutput((*pairs, *self.static_writes), (update,) if update else ())
         updates: list[dict[str, Any]] = []
         writes: Writes = []
         if output is None:

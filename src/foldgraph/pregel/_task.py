@@ -226,6 +226,9 @@ for _name in (
     setattr(_LazyConfig, _name, _filling(_name))
 
 
+_new_dict = dict.__new__
+
+
 def _child_config(scope: _Scope, runner: NodeRunner) -> dict[str, Any]:
     """What `var_child_runnable_config` holds while the task runs.
 
@@ -237,10 +240,14 @@ def _child_config(scope: _Scope, runner: NodeRunner) -> dict[str, Any]:
         return scope.config
     if action is None:
         # START maps the input to writes and runs no user code, unless it routes.
-        return scope.config if runner.branches else _LazyConfig(scope)
-    if action.is_runnable or action.inject:
+        if runner.branches:
+            return scope.config
+    elif action.is_runnable or action.inject:
         return scope.config
-    return _LazyConfig(scope)
+    # Made without the class call: one Python frame (`__init__`) less per task.
+    lazy = _new_dict(_LazyConfig)
+    lazy._scope = scope
+    return lazy
 
 
 def _writes(run: Run, runner: NodeRunner, output: Any) -> NodeOutput:
