@@ -7,11 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
 from pyrsistent import PVector, pvector
 
 from foldgraph._kernel.add_messages import messages_monoid
+from foldgraph._kernel.channels import BinaryOperatorAggregate
+from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.message_log import REMOVE_ALL_MESSAGES
 from foldgraph._kernel.monoid import Monoid, append_monoid, fold_monoid
 from foldgraph.graph.message import add_messages
@@ -185,3 +188,41 @@ def test_unknown_law_names_are_refused() -> None:
         "batch fold",
         "batch split",
     )
+
+
+# -- the single plain update path of a reducer channel ------------------------------------
+
+
+def _pair_or_none(a: Any, b: Any) -> Any:
+    return None if a == b else [a, b]  # a plain result, or a list to freeze
+
+
+@pytest.mark.parametrize(
+    ("reducer", "atoms"),
+    [
+        (operator.add, st.integers()),
+        (operator.add, st.text(max_size=3)),
+        (max, st.floats(allow_nan=False)),
+        (_pair_or_none, st.integers(0, 3) | st.none()),
+    ],
+)
+def test_one_plain_update_folds_as_the_batch_path(reducer: Any, atoms: Any) -> None:
+    """A channel's shortcut for one atom onto an atom gives what `combine_all` gives."""
+    channel = BinaryOperatorAggregate(object, reducer, key="k")
+    assert channel.monoid.plain_reducer is reducer
+
+    @given(atoms, atoms)
+    def check(stored: Any, update: Any) -> None:
+        new, changed = channel.fold(stored, [update])
+        assert changed
+        assert thaw(new) == thaw(channel.monoid.combine_all(stored, [update]))
+        assert type(new) is type(channel.monoid.combine_all(stored, [update]))
+
+    check()
+
+
+def test_one_plain_update_onto_none_raises_as_the_reducer_does() -> None:
+    channel = BinaryOperatorAggregate(int, operator.add, key="k")
+    with pytest.raises(TypeError, match="unsupported operand"):
+        channel.fold(None, [1])
+    assert append_monoid.plain_reducer is None

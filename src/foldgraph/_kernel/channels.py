@@ -27,7 +27,7 @@ from foldgraph._kernel.errors import (
     create_error_message,
 )
 from foldgraph._kernel.frozen import freeze, thaw
-from foldgraph._kernel.monoid import Monoid, append_monoid
+from foldgraph._kernel.monoid import PLAIN, Monoid, append_monoid
 from foldgraph._kernel.reducers import monoid_for
 from foldgraph._kernel.seal import Fingerprint, fingerprint, seal_value, seal_vector
 
@@ -311,10 +311,23 @@ class UntrackedValue(BaseChannel):
         return freeze(updates[-1]), True
 
 
+_SPREADS: dict[type, bool] = {}
+"""Type -> whether a Topic write of that type is a list of items (filled on first sight):
+`PVector` and `Vector` are ABCs, whose isinstance costs a Python-level call per write
+(a `Send` written on every agent step paid two)."""
+
+
+def _spreads(t: type) -> bool:
+    known = _SPREADS.get(t)
+    if known is None:
+        known = _SPREADS[t] = issubclass(t, list | tuple | PVector | Vector)
+    return known
+
+
 def _flatten(updates: Sequence[Any]) -> list[Any]:
     flat: list[Any] = []
     for update in updates:
-        if isinstance(update, list | tuple | PVector | Vector):
+        if _spreads(type(update)):
             flat.extend(update)
         else:
             flat.append(update)
@@ -396,6 +409,13 @@ class BinaryOperatorAggregate(BaseChannel):
     def fold(self, stored: Any, updates: Sequence[Any]) -> Result:
         if not updates:
             return stored, False
+        if len(updates) == 1 and type(stored) in PLAIN and type(updates[0]) in PLAIN:
+            reduce = self.monoid.plain_reducer
+            if reduce is not None:
+                # One plain update onto a plain value (a counter, a string): the one step
+                # of the monoid's left fold, without the batch path.
+                new = reduce(stored, updates[0])
+                return (new if type(new) in PLAIN else freeze(new)), True
         if (
             len(updates) == 1
             and type(updates[0]) is list

@@ -19,15 +19,14 @@ import attrs
 
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import EMPTY_MAP
-from foldgraph._kernel.names import INTERRUPT, NO_WRITES, PULL, PUSH, RESUME, TASKS
+from foldgraph._kernel.names import PUSH, TASKS
 from foldgraph._kernel.seal import ATOMS, Fingerprint, step_fingerprint
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, make_snapshot, make_task, task_id
 
-__all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
+__all__ = ["apply", "fresh_values", "plan", "read_state", "read_values", "task_id", "task_path_key"]
 
 _UNSEALED = ATOMS | {type(MISSING)}
 """Stored values with nothing below them to change: seal 0, no fingerprint."""
-_SPECIAL = frozenset({INTERRUPT, RESUME, NO_WRITES, "__error__", "__return__"})
 Writes = Sequence[tuple[str, Any]]
 Stamp = tuple[str, str | None, Any, str]
 """(id, parent id, metadata, created at) the shell hands in for a snapshot it will save."""
@@ -55,6 +54,29 @@ def read_state(
             read = readers.get(key)
             out[key] = (graph.channels[key].read if read is None else read)(stored)
     step = snapshot.step + 1
+    for key, kind in managed:
+        out[key] = stop - step if kind == "remaining_steps" else step == stop - 1
+    return out
+
+
+def read_values(
+    graph: GraphSpec,
+    values: Any,
+    step: int,
+    keys: Iterable[str],
+    managed: Iterable[tuple[str, str]] = (),
+    stop: int = 0,
+) -> dict[str, Any]:
+    """`read_state` of stored `values` at `step` (the step of the snapshot they belong to),
+    for a read that has the values but no snapshot built around them."""
+    readers = graph.readers
+    out: dict[str, Any] = {}
+    for key in keys:
+        stored = values.get(key, MISSING)
+        if stored is not MISSING:
+            read = readers.get(key)
+            out[key] = (graph.channels[key].read if read is None else read)(stored)
+    step += 1
     for key, kind in managed:
         out[key] = stop - step if kind == "remaining_steps" else step == stop - 1
     return out
@@ -125,7 +147,7 @@ def plan(
         task_input = (
             read_state(graph, snapshot, node.reads, node.managed, stop) if with_input else None
         )
-        tasks.append(make_task(name, (PULL, name), triggers, task_input, origin, None))
+        tasks.append(make_task(name, node.pull_path, triggers, task_input, origin, None))
     return tuple(tasks)
 
 
@@ -160,18 +182,17 @@ def apply(
     versions = snapshot.versions.mutate()
     changed: set[str] = set()
     updated: set[str] = set()
-    trigger_to_nodes = graph.trigger_to_nodes
     custom = graph.custom_available
     old_seals = snapshot.seals
-    new_seals: dict[str, int] = {}
     sealing = old_seals is not None
+    new_seals: dict[str, int] = {}
     # The step's memoised fingerprint, made on first need (or the run's, handed in).
-    fps: list[Any] = [fingerprint] if fingerprint is not None else []
+    fps: list[Any] = [fingerprint] if sealing and fingerprint is not None else []
 
     seen = snapshot.seen
     if ordered:
         old_versions = snapshot.versions
-        marked: list[tuple[str, dict[str, int]]] = []
+        seen_ev = None
         for task, _ in ordered:
             if not task.triggers or task.path[0] == PUSH:
                 continue
@@ -181,15 +202,15 @@ def apply(
                 if version is not None:
                     marks[chan] = version
             if marks:
-                marked.append((task.name, marks))
-        if len(marked) == 1:
-            # One task marks its triggers (most steps): one path copy, no mutation object.
-            name, marks = marked[0]
-            seen = seen.set(name, seen.get(name, EMPTY_MAP).update(marks))
-        elif marked:
-            seen_ev = seen.mutate()
-            for name, marks in marked:
+                name = task.name
+                if seen_ev is None:
+                    if len(ordered) == 1:
+                        # One task marks its triggers (most steps): one path copy.
+                        seen = seen.set(name, seen.get(name, EMPTY_MAP).update(marks))
+                        break
+                    seen_ev = seen.mutate()
                 seen_ev[name] = seen_ev.get(name, EMPTY_MAP).update(marks)
+        if seen_ev is not None:
             seen = seen_ev.finish()
 
         consuming = graph.consuming
@@ -211,9 +232,10 @@ def apply(
                     changed.add(chan)
 
     batches: dict[str, list[Any]] = {}
+    foldable = graph.foldable
     for _, writes in ordered:
         for chan, value in writes:
-            if chan in channels and chan not in _SPECIAL:
+            if chan in foldable:
                 batch = batches.get(chan)
                 if batch is None:
                     batches[chan] = [value]
@@ -222,9 +244,9 @@ def apply(
     for chan, batch in batches.items():
         channel = channels[chan]
         old = values.get(chan, MISSING)
-        done = folded.get(chan) if folded else None
         if (
-            done is not None
+            folded
+            and (done := folded.get(chan)) is not None
             and done[0] is old
             and len(done[1]) == len(batch)
             and all(map(operator.is_, done[1], batch))
@@ -247,6 +269,7 @@ def apply(
                 updated.add(chan)
 
     if ordered:
+        trigger_to_nodes = graph.trigger_to_nodes
         # Only a channel written in the previous step can be cleared by a step without writes,
         # and only such a channel can still hold a trigger no task consumed.
         pending: list[str] = []
@@ -309,17 +332,27 @@ def apply(
 
     # Built field by field rather than with attrs.evolve: this is the hot path.
     if stamp is None:
-        stamp = (snapshot.id, snapshot.parent_id, snapshot.metadata, snapshot.created_at)
+        return make_snapshot(
+            values.finish(),
+            versions.finish(),
+            seen,
+            snapshot.step + 1,
+            frozenset(updated),
+            snapshot.id,
+            snapshot.parent_id,
+            snapshot.metadata,
+            snapshot.created_at,
+            frozenset(changed),
+            next_version if changed else next_version - 1,
+            _with_seals(old_seals, new_seals) if new_seals else old_seals,
+        )
     return make_snapshot(
         values.finish(),
         versions.finish(),
         seen,
         snapshot.step + 1,
         frozenset(updated),
-        stamp[0],
-        stamp[1],
-        stamp[2],
-        stamp[3],
+        *stamp,
         frozenset(changed),
         next_version if changed else next_version - 1,
         _with_seals(old_seals, new_seals) if new_seals else old_seals,
@@ -394,33 +427,48 @@ Folded = dict[str, tuple[Any, Sequence[Any], Any, bool]]
 already computed, which `apply` reuses when it meets the same value and batch."""
 
 
-def fresh_snapshot(
+def fresh_values(
     graph: GraphSpec, snapshot: Snapshot, writes: Writes, folded: Folded | None = None
-) -> Snapshot:
-    """`snapshot` with one task's writes folded in (what its conditional edges read).
+) -> Any:
+    """The values of `snapshot` with one task's writes folded in (what its conditional
+    edges read), without a snapshot around them (its fields are the input's).
 
     Each channel update is recorded in `folded` when given: the step's `apply` then
     stores the very value the edges read (a node's appended history is merged once
     per step, and its flattened read is already cached) instead of computing it again.
     """
     batches: dict[str, list[Any]] = {}
+    channels, foldable = graph.channels, graph.foldable
     for chan, value in writes:
-        if chan in graph.channels and chan not in _SPECIAL:
-            batches.setdefault(chan, []).append(value)
+        if chan in foldable:
+            batch = batches.get(chan)
+            if batch is None:
+                batches[chan] = [value]
+            else:
+                batch.append(value)
     if not batches:
-        return snapshot
+        return snapshot.values
     values = snapshot.values.mutate()
     for chan, batch in batches.items():
         old = _get(values, chan)
-        new, changed = graph.channels[chan].fold(old, batch)
+        new, changed = channels[chan].fold(old, batch)
         if folded is not None:
             folded[chan] = (old, batch, new, changed)
         if changed:
             _store(values, chan, new)
-    # Positional, in field order: attrs.evolve reads every field by name (a router's
-    # read of its node's writes is on every agent step).
+    return values.finish()
+
+
+def fresh_snapshot(
+    graph: GraphSpec, snapshot: Snapshot, writes: Writes, folded: Folded | None = None
+) -> Snapshot:
+    """`snapshot` with one task's writes folded in (see `fresh_values`)."""
+    values = fresh_values(graph, snapshot, writes, folded)
+    if values is snapshot.values:
+        return snapshot
+    # Positional, in field order: attrs.evolve reads every field by name.
     return make_snapshot(
-        values.finish(),
+        values,
         snapshot.versions,
         snapshot.seen,
         snapshot.step,
@@ -443,7 +491,7 @@ def apply_without_step(graph: GraphSpec, snapshot: Snapshot, writes: Writes) -> 
     """
     batches: dict[str, list[Any]] = {}
     for chan, value in writes:
-        if chan in graph.channels and chan not in _SPECIAL:
+        if chan in graph.foldable:
             batches.setdefault(chan, []).append(value)
     next_version = snapshot.max_version + 1
     values = snapshot.values.mutate()

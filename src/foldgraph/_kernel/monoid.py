@@ -28,10 +28,10 @@ from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import freeze, thaw
 from foldgraph._kernel.seal import seal_value, seal_vector
 
-__all__ = ["Monoid", "append_monoid", "fold_monoid"]
+__all__ = ["PLAIN", "Monoid", "append_monoid", "fold_monoid"]
 
 
-_PLAIN = frozenset({int, float, complex, str, bytes, bool, type(None)})
+PLAIN = _PLAIN = frozenset({int, float, complex, str, bytes, bool, type(None)})
 """Values that are their own stored form: `freeze` and `thaw` give them back as they are."""
 
 
@@ -59,6 +59,9 @@ class Monoid:
     lift: Callable[[Any], Any] = _identity
     thaw: Callable[[Any], Any] = thaw
     seal: Callable[..., int] = seal_value
+    plain_reducer: Callable[[Any, Any], Any] | None = None
+    """`reducer` when `combine_all` is its plain left fold (`fold_monoid`): one update of
+    a plain atom onto a plain atom is then just `reducer(stored, update)`."""
 
     def combine(self, stored: Any, update: Any) -> Any:
         return self.combine_all(stored, (update,))
@@ -101,6 +104,7 @@ def fold_monoid(reducer: Callable[[Any, Any], Any], typ: Any) -> Monoid:
         empty=empty,
         combine_all=combine_all,
         lift=freeze,
+        plain_reducer=reducer,
     )
 
 

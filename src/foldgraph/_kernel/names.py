@@ -20,6 +20,7 @@ __all__ = [
     "PREVIOUS",
     "PULL",
     "PUSH",
+    "RESERVED_WRITES",
     "RESUME",
     "RETURN",
     "ROOT",
@@ -41,6 +42,8 @@ PREVIOUS: Final[str] = "__previous__"
 """The channel where an entrypoint keeps what it saved for its next run on the thread."""
 RETURN: Final[str] = "__return__"
 """The write that records what a functional-API task call returned."""
+RESERVED_WRITES: Final[frozenset[str]] = frozenset({INTERRUPT, RESUME, NO_WRITES, ERROR, RETURN})
+"""Writes a task records for the runner, never folded into a channel of the same name."""
 
 # Characters that separate namespaces in checkpoint_ns strings; forbidden in node names.
 NS_SEP: Final[str] = "|"

@@ -12,7 +12,7 @@ import immutables
 
 from foldgraph._kernel.channels import BaseChannel, BinaryOperatorAggregate
 from foldgraph._kernel.frozen import EMPTY_MAP, thaw
-from foldgraph._kernel.names import PULL
+from foldgraph._kernel.names import PULL, RESERVED_WRITES
 from foldgraph._kernel.records import positional_builder
 
 __all__ = ["GraphSpec", "NodeSpec", "Snapshot", "Task", "make_snapshot", "make_task", "task_id"]
@@ -83,6 +83,12 @@ class NodeSpec:
     triggers: tuple[str, ...]
     reads: tuple[str, ...]
     managed: tuple[tuple[str, str], ...] = ()
+    pull_path: tuple[str, str] = attrs.field(init=False, eq=False, repr=False)
+    """`(PULL, name)`: the path of every task the node runs when woken (made once)."""
+
+    @pull_path.default
+    def _pull_path(self) -> tuple[str, str]:
+        return (PULL, self.name)
 
 
 @attrs.frozen(slots=True)
@@ -97,8 +103,16 @@ class GraphSpec:
     custom_available: frozenset[str] = frozenset()
     """Channels whose `available` is their own; any other holds a value when not MISSING."""
     readers: Mapping[str, Any] = attrs.field(factory=dict)
-    """channel -> how a node reads its stored value: `thaw` itself where the channel
-    reads that way (most do), else the channel's `read` (one call less per read)."""
+    """channel -> how a node reads a stored value: `thaw` itself where the channel reads
+    that way (most do), a reducer channel's monoid thaw, else the channel's `read` (one
+    call less per read)."""
+    foldable: frozenset[str] = attrs.field()
+    """Channels a task's write goes into: every channel but the runner's reserved writes
+    (one membership test per write)."""
+
+    @foldable.default
+    def _foldable(self) -> frozenset[str]:
+        return frozenset(self.channels).difference(RESERVED_WRITES)
 
     @classmethod
     def build(cls, channels: Mapping[str, BaseChannel], nodes: Mapping[str, NodeSpec]) -> GraphSpec:
@@ -120,13 +134,14 @@ class GraphSpec:
 
 
 def reader_of(channel: BaseChannel) -> Any:
-    """`thaw` for a channel whose `read` of a stored value is exactly `thaw`, else its `read`."""
+    """What reads a stored (present) value of `channel`, with the fewest calls in between."""
     read = type(channel).read
     if read is BaseChannel.read:
         return thaw
     monoid = getattr(channel, "monoid", None)
-    if read is BinaryOperatorAggregate.read and monoid is not None and monoid.thaw is thaw:
-        return thaw
+    if read is BinaryOperatorAggregate.read and monoid is not None:
+        # What the channel's read does with a stored value (it is only asked for one).
+        return monoid.thaw
     return channel.read
 
 

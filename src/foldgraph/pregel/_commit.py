@@ -63,7 +63,8 @@ class Committing:
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]] = []
         errors: list[TaskResult] = []
         interrupted: list[TaskResult] = []
-        self._folded = []
+        if self._folded:
+            self._folded = []
         for t in tasks:
             result = results.get(t.path)
             if result is None:
@@ -163,13 +164,15 @@ class Committing:
         self.resuming = False
         if saver is not None:
             self.save(new)
-        self.emitted_values = self.emitted_values or bool(new.updated & graph._output_set)
+        output_set = graph._output_set
+        if not self.emitted_values and not output_set.isdisjoint(new.updated):
+            self.emitted_values = True
         # As in LangGraph, the output and the values stream follow what tasks wrote: a
         # step that only cleared a channel (an EphemeralValue nobody wrote) shows nothing.
-        written = {c for _, ws in task_writes for c, _ in ws}
-        if written & graph._output_set:
+        if _wrote_any(task_writes, output_set):
             self.last_output = new
         if "values" in self.modes:
+            written = {c for _, ws in task_writes for c, _ in ws}
             chunks.extend(emit.values(graph, self.ns, new, changed=written))
         if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
             chunks.extend(self._emit_checkpoint(new))
@@ -185,7 +188,7 @@ class Committing:
     ) -> None:
         """Keep a finished task's writes for the step, save them, and stream them."""
         assert result.output is not None
-        writes = list(result.output.writes)
+        writes = result.output.writes
         if self.checkpointer is not None:
             tid, pending = t.id, self._pending
             kept = pending.get(tid)
@@ -201,3 +204,12 @@ class Committing:
             chunks.append(Emit(self.ns, "updates", chunk))
         if "tasks" in self.modes or "debug" in self.modes:
             chunks.extend(emit.task_result(self.graph, self.ns, self.modes, t, result.output, step))
+
+
+def _wrote_any(task_writes: Sequence[tuple[Task, Sequence[tuple[str, Any]]]], chans: Any) -> bool:
+    """Whether any task wrote one of `chans` (stops at the first such write)."""
+    for _, writes in task_writes:
+        for chan, _ in writes:
+            if chan in chans:
+                return True
+    return False

@@ -43,6 +43,8 @@ def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
     gen = run.steps()
     send: Results | None = None
     max_workers = run.config.get("max_concurrency")
+    # One task runs here, no pool round trip, unless a step timeout or live chunks need the pool.
+    inline = live is None and getattr(run.graph, "step_timeout", None) is None
     try:
         while True:
             try:
@@ -54,8 +56,7 @@ def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
                 yield item
                 continue
             tasks = item.tasks
-            timed = getattr(run.graph, "step_timeout", None) is not None
-            if len(tasks) == 1 and live is None and not timed:
+            if inline and len(tasks) == 1:
                 # One task: run it here, no pool round trip.
                 send = {tasks[0].path: run_task(run, tasks[0], item.step)}
             else:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from foldgraph._kernel.fold import plan
@@ -39,6 +40,8 @@ __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
 # LangGraph's default, and its environment override, read once at import as it does.
 DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 EMPTY = Snapshot(step=-2)
+_NOTHING_DONE: Mapping[str, Any] = MappingProxyType({})
+"""No task of the step finished in an earlier attempt (the usual step)."""
 
 
 @dataclasses.dataclass
@@ -195,15 +198,18 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
             if control is not None and control.drain_requested:
                 self._drain()
 
-            # Tasks that finished in an earlier attempt of this step keep their writes.
-            done = {t.id: self._pending.get(t.id) for t in tasks} if self._pending else {}
-            todo = tuple(t for t in tasks if not finished(done.get(t.id))) if done else tasks
-            # Nodes that failed in that attempt and went to their error handler do not
-            # run again: their handler does, with the error saved (as LangGraph).
-            handled = self._handled_before(tasks, done) if done else []
-            if handled:
-                failed_ids = {f.id for f, _ in handled}
-                todo = tuple(t for t in todo if t.id not in failed_ids)
+            if self._pending:
+                # Tasks that finished in an earlier attempt of this step keep their writes.
+                done = {t.id: self._pending.get(t.id) for t in tasks}
+                todo = tuple(t for t in tasks if not finished(done.get(t.id)))
+                # Nodes that failed in that attempt and went to their error handler do not
+                # run again: their handler does, with the error saved (as LangGraph).
+                handled = self._handled_before(tasks, done)
+                if handled:
+                    failed_ids = {f.id for f, _ in handled}
+                    todo = tuple(t for t in todo if t.id not in failed_ids)
+            else:
+                done, todo, handled = _NOTHING_DONE, tasks, []
             if task_events:
                 for t in tasks:
                     yield from emit.task_start(self.ns, self.modes, t, step)

@@ -41,7 +41,7 @@ from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.pregel._protocol import FG_TASK, TaskResult
 from foldgraph.pregel._run import Run
 from foldgraph.runtime import ExecutionInfo
-from foldgraph.types import Command, Interrupt
+from foldgraph.types import Command, Interrupt, Send
 
 __all__ = ["arun_task", "run_task"]
 
@@ -226,6 +226,9 @@ for _name in (
     setattr(_LazyConfig, _name, _filling(_name))
 
 
+_new_dict = dict.__new__
+
+
 def _child_config(scope: _Scope, runner: NodeRunner) -> dict[str, Any]:
     """What `var_child_runnable_config` holds while the task runs.
 
@@ -237,10 +240,14 @@ def _child_config(scope: _Scope, runner: NodeRunner) -> dict[str, Any]:
         return scope.config
     if action is None:
         # START maps the input to writes and runs no user code, unless it routes.
-        return scope.config if runner.branches else _LazyConfig(scope)
-    if action.is_runnable or action.inject:
+        if runner.branches:
+            return scope.config
+    elif action.is_runnable or action.inject:
         return scope.config
-    return _LazyConfig(scope)
+    # Made without the class call: one Python frame (`__init__`) less per task.
+    lazy = _new_dict(_LazyConfig)
+    lazy._scope = scope
+    return lazy
 
 
 def _writes(run: Run, runner: NodeRunner, output: Any) -> NodeOutput:
@@ -306,6 +313,9 @@ def _branch_inputs(
     return values
 
 
+_ROUTE_RESULTS = frozenset({str, list, tuple, type(None), Send})
+"""What conditional edges usually return, none of them a coroutine."""
+
 # A node's run in LangGraph is a sequence: the node (step 1), its writes (step 2),
 # then each conditional edge (steps 3, 4, ...); traces carry those step tags.
 _FIRST_BRANCH_STEP = 3
@@ -323,7 +333,9 @@ def _route(
     values = _branch_inputs(run, runner, result, scope, output)
     for i, (value, action) in enumerate(zip(values, runner.branch_actions, strict=True)):
         res = action.call(value, scope)
-        if asyncio.iscoroutine(res):
+        # asyncio.iscoroutine asks the Coroutine ABC (a Python-level call) for every
+        # type it has not seen be one: a route's usual results are known not to be.
+        if type(res) not in _ROUTE_RESULTS and asyncio.iscoroutine(res):
             res = asyncio.run(res)
         if traced is not None:
             name = run_name(runner.branches[i][1].path)
