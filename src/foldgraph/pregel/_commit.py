@@ -192,7 +192,9 @@ class Committing:
         assert result.output is not None
         writes = result.output.writes
         if self.checkpointer is not None:
-            self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
+            tid, pending = t.id, self._pending
+            kept = pending.get(tid)
+            pending[tid] = [*kept, *writes] if kept else [*writes]
             self.save_writes(t, writes or [("__no_writes__", None)])
         task_writes.append((t, writes))
         if result.folded is not None:
