@@ -466,6 +466,51 @@ def test_history_shares_structure_between_steps() -> None:
         assert newer.parent_config == older.config
 
 
+def test_a_pickled_history_reads_the_same_metadata() -> None:
+    # PersistentDict pickles `storage`: what the runner saves (its metadata kept as source
+    # and step plus the run's shared rest) and what `put` stores both come back as they were.
+    import operator
+    import pickle
+    from typing import Annotated, TypedDict
+
+    from foldgraph.graph import END, START, StateGraph
+
+    class State(TypedDict):
+        x: Annotated[int, operator.add]
+
+    saver = InMemorySaver()
+    builder = StateGraph(State)
+    builder.add_node("a", lambda s: {"x": 1})
+    builder.add_edge(START, "a")
+    builder.add_edge("a", END)
+    graph = builder.compile(checkpointer=saver)
+    thread: Any = {"configurable": {"thread_id": "t", "who": "me"}}
+    graph.invoke({"x": 1}, thread)
+    graph.update_state(thread, {"x": 5})
+    saver.put(
+        {"configurable": {"thread_id": "u", "checkpoint_ns": ""}},
+        empty_checkpoint(),
+        {"source": "input", "step": -1, "nested": {"a": [1]}},
+        {},
+    )
+    # A checkpoint of the runner's shape put by hand, with metadata of its own.
+    latest = saver.get_tuple(thread)
+    assert latest is not None
+    saver.put({"configurable": {"thread_id": "v"}}, latest.checkpoint, {"note": "copied"}, {})
+    before = [(t.config, t.metadata) for t in saver.list(None)]
+    assert [m for _, m in before] == [
+        {"source": "update", "step": 2, "parents": {}, "who": "me"},
+        {"source": "loop", "step": 1, "parents": {}, "who": "me"},
+        {"source": "loop", "step": 0, "parents": {}, "who": "me"},
+        {"source": "input", "step": -1, "parents": {}, "who": "me"},
+        {"source": "input", "step": -1, "nested": {"a": [1]}},
+        {"note": "copied"},
+    ]
+    reloaded = InMemorySaver()
+    reloaded.storage.update(pickle.loads(pickle.dumps(dict(saver.storage), 2)))
+    assert [(t.config, t.metadata) for t in reloaded.list(None)] == before
+
+
 def test_pending_write_values_are_kept_by_reference(saver: InMemorySaver) -> None:
     value = pvector([1, 2])
     saver.put_writes(_t2("2"), [("a", value)], "task")

@@ -311,10 +311,23 @@ class UntrackedValue(BaseChannel):
         return freeze(updates[-1]), True
 
 
+_SPREADS: dict[type, bool] = {}
+"""Type -> whether a Topic write of that type is a list of items (filled on first sight):
+`PVector` and `Vector` are ABCs, whose isinstance costs a Python-level call per write
+(a `Send` written on every agent step paid two)."""
+
+
+def _spreads(t: type) -> bool:
+    known = _SPREADS.get(t)
+    if known is None:
+        known = _SPREADS[t] = issubclass(t, list | tuple | PVector | Vector)
+    return known
+
+
 def _flatten(updates: Sequence[Any]) -> list[Any]:
     flat: list[Any] = []
     for update in updates:
-        if isinstance(update, list | tuple | PVector | Vector):
+        if _spreads(type(update)):
             flat.extend(update)
         else:
             flat.append(update)

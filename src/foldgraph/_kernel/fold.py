@@ -24,7 +24,7 @@ from foldgraph._kernel.names import PUSH, TASKS
 from foldgraph._kernel.seal import ATOMS, Fingerprint, step_fingerprint
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task, make_snapshot, make_task, task_id
 
-__all__ = ["apply", "plan", "read_state", "task_id", "task_path_key"]
+__all__ = ["apply", "fresh_values", "plan", "read_state", "read_values", "task_id", "task_path_key"]
 
 _UNSEALED = ATOMS | {type(MISSING)}
 """Stored values with nothing below them to change: seal 0, no fingerprint."""
@@ -57,6 +57,29 @@ def read_state(
             read = readers.get(key)
             out[key] = (graph.channels[key].read if read is None else read)(stored)
     step = snapshot.step + 1
+    for key, kind in managed:
+        out[key] = stop - step if kind == "remaining_steps" else step == stop - 1
+    return out
+
+
+def read_values(
+    graph: GraphSpec,
+    values: Any,
+    step: int,
+    keys: Iterable[str],
+    managed: Iterable[tuple[str, str]] = (),
+    stop: int = 0,
+) -> dict[str, Any]:
+    """`read_state` of stored `values` at `step` (the step of the snapshot they belong to),
+    for a read that has the values but no snapshot built around them."""
+    readers = graph.readers
+    out: dict[str, Any] = {}
+    for key in keys:
+        stored = values.get(key, MISSING)
+        if stored is not MISSING:
+            read = readers.get(key)
+            out[key] = (graph.channels[key].read if read is None else read)(stored)
+    step += 1
     for key, kind in managed:
         out[key] = stop - step if kind == "remaining_steps" else step == stop - 1
     return out
@@ -411,33 +434,48 @@ Folded = dict[str, tuple[Any, Sequence[Any], Any, bool]]
 already computed, which `apply` reuses when it meets the same value and batch."""
 
 
-def fresh_snapshot(
+def fresh_values(
     graph: GraphSpec, snapshot: Snapshot, writes: Writes, folded: Folded | None = None
-) -> Snapshot:
-    """`snapshot` with one task's writes folded in (what its conditional edges read).
+) -> Any:
+    """The values of `snapshot` with one task's writes folded in (what its conditional
+    edges read), without a snapshot around them (its fields are the input's).
 
     Each channel update is recorded in `folded` when given: the step's `apply` then
     stores the very value the edges read (a node's appended history is merged once
     per step, and its flattened read is already cached) instead of computing it again.
     """
     batches: dict[str, list[Any]] = {}
+    channels, foldable = graph.channels, graph.foldable
     for chan, value in writes:
-        if chan in graph.foldable:
-            batches.setdefault(chan, []).append(value)
+        if chan in foldable:
+            batch = batches.get(chan)
+            if batch is None:
+                batches[chan] = [value]
+            else:
+                batch.append(value)
     if not batches:
-        return snapshot
+        return snapshot.values
     values = snapshot.values.mutate()
     for chan, batch in batches.items():
         old = _get(values, chan)
-        new, changed = graph.channels[chan].fold(old, batch)
+        new, changed = channels[chan].fold(old, batch)
         if folded is not None:
             folded[chan] = (old, batch, new, changed)
         if changed:
             _store(values, chan, new)
-    # Positional, in field order: attrs.evolve reads every field by name (a router's
-    # read of its node's writes is on every agent step).
+    return values.finish()
+
+
+def fresh_snapshot(
+    graph: GraphSpec, snapshot: Snapshot, writes: Writes, folded: Folded | None = None
+) -> Snapshot:
+    """`snapshot` with one task's writes folded in (see `fresh_values`)."""
+    values = fresh_values(graph, snapshot, writes, folded)
+    if values is snapshot.values:
+        return snapshot
+    # Positional, in field order: attrs.evolve reads every field by name.
     return make_snapshot(
-        values.finish(),
+        values,
         snapshot.versions,
         snapshot.seen,
         snapshot.step,

@@ -344,6 +344,36 @@ def _appendable(t: type) -> bool:
     return known
 
 
+# A twin of MessageLog that adds no slot and keeps object's own __setattr__: `_grown`
+# fills one by plain assignment and then gives it its real class (the same trick as
+# `records.positional_builder`, which refuses MessageLog for its init=False memo). The
+# result is an ordinary frozen MessageLog; a frozen attrs __init__ costs ~2 us more.
+_LogDraft = type(
+    "_MessageLogDraft",
+    (MessageLog,),
+    {
+        "__slots__": (),
+        "__setattr__": object.__setattr__,
+        "__delattr__": object.__delattr__,
+        "__module__": __name__,
+    },
+)
+
+
+def _grown(log: MessageLog, messages: Vector, index: immutables.Map) -> MessageLog:
+    """`log` with new `messages` and `index` (its other fields kept): every append."""
+    o = object.__new__(_LogDraft)
+    o.messages = messages
+    o.index = index
+    o.shadowed = log.shadowed
+    o.gone = log.gone
+    o.first_gone = log.first_gone
+    o.minted = log.minted
+    o._compacted = None
+    o.__class__ = MessageLog
+    return o
+
+
 def _appended(log: MessageLog, update: Any) -> MessageLog | None:
     """The log with `update` appended when that is all the update does, else None.
 
@@ -367,15 +397,7 @@ def _appended(log: MessageLog, update: Any) -> MessageLog | None:
         mid = m.id
         if mid is None or mid in index:
             return None
-        position = len(log.messages)
-        return MessageLog(
-            messages=log.messages.append(m),
-            index=index.set(mid, position),
-            shadowed=log.shadowed,
-            gone=log.gone,
-            first_gone=log.first_gone,
-            minted=log.minted,
-        )
+        return _grown(log, log.messages.append(m), index.set(mid, len(log.messages)))
     seen = set()
     for m in items:
         if not (_APPENDABLE.get(type(m)) or _appendable(type(m))):
@@ -388,14 +410,7 @@ def _appended(log: MessageLog, update: Any) -> MessageLog | None:
     added = index.mutate()
     for offset, m in enumerate(items):
         added[m.id] = position + offset
-    return MessageLog(
-        messages=log.messages.extend(items),
-        index=added.finish(),
-        shadowed=log.shadowed,
-        gone=log.gone,
-        first_gone=log.first_gone,
-        minted=log.minted,
-    )
+    return _grown(log, log.messages.extend(items), added.finish())
 
 
 def merge_update(log: MessageLog, update: Any, new_id: IdFactory | None = None) -> MessageLog:

@@ -24,6 +24,8 @@ __all__ = ["RunChunks", "emit_kept"]
 class RunChunks:
     """`Run`'s own stream chunks (its fields are `Run`'s)."""
 
+    __slots__ = ()  # `Run` is slotted: its fields are its only attributes
+
     def _record_calls(self, calls: Sequence[CallRecord], step: int) -> Generator[Emit, Any, None]:
         """Save the functional-API task calls that ended, and stream them."""
         self.keep_calls(calls)

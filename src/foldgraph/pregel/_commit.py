@@ -27,6 +27,8 @@ __all__ = ["Committing"]
 class Committing:
     """`Run`'s step end (its fields are `Run`'s)."""
 
+    __slots__ = ()  # `Run` is slotted: its fields are its only attributes
+
     def _folded_from(self, snapshot: Snapshot) -> dict[str, Any] | None:
         """The step's already computed channel updates, from this very snapshot."""
         folded = [f for base, f in self._folded if base is snapshot]
@@ -191,7 +193,9 @@ class Committing:
         assert result.output is not None
         writes = result.output.writes
         if self.checkpointer is not None:
-            self._pending[t.id] = [*self._pending.get(t.id, []), *writes]
+            tid, pending = t.id, self._pending
+            kept = pending.get(tid)
+            pending[tid] = [*kept, *writes] if kept else [*writes]
             self.save_writes(t, writes or [("__no_writes__", None)])
         task_writes.append((t, writes))
         if result.folded is not None:

@@ -25,6 +25,8 @@ __all__ = ["ErrorHandlers"]
 class ErrorHandlers:
     """`Run`'s error handlers (its fields are `Run`'s)."""
 
+    __slots__ = ()  # `Run` is slotted: its fields are its only attributes
+
     def _handle_errors(
         self,
         errors: list[TaskResult],

@@ -33,6 +33,8 @@ _INPUT_TASK = Task(id="", name="__input__", path=("__input__",), triggers=(), in
 class Loading:
     """`Run`'s start (its fields are `Run`'s)."""
 
+    __slots__ = ()  # `Run` is slotted: its fields are its only attributes
+
     def _begin(self) -> Generator[Emit | Execute, Any, bool]:
         """Load the thread, then apply the input (new run, resume or Command)."""
         graph = self.graph

@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage
 
 from foldgraph._context import TASK_SCOPE
 from foldgraph._kernel.channels import Overwrite
-from foldgraph._kernel.fold import fresh_snapshot, read_state
+from foldgraph._kernel.fold import fresh_values, read_values
 from foldgraph._kernel.frozen import freeze, thaw
 from foldgraph._kernel.message_log import coerce_messages
 from foldgraph._kernel.names import PUSH, ROOT
@@ -222,11 +222,13 @@ class NodeRunner:
         As in LangGraph, an edge without a schema of its own whose node returned a
         dict also sees that dict's other keys (the state read wins on shared keys).
         """
-        local = fresh_snapshot(spec, snapshot, writes, folded)
+        # The fresh values alone: a snapshot around them would only be read for its step.
+        local = fresh_values(spec, snapshot, writes, folded)
+        step = snapshot.step
         reads = self.branch_reads or tuple((tuple(fallback), None, ()) for _ in self.branches)
         out = []
         for (keys, schema, managed), (_, branch) in zip(reads, self.branches, strict=True):
-            state = read_state(spec, local, keys, managed, stop)
+            state = read_values(spec, local, step, keys, managed, stop)
             if keys == (ROOT,):
                 out.append(state.get(ROOT))
                 continue

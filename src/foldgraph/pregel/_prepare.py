@@ -22,7 +22,7 @@ from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore, own_namespace
 from foldgraph.pregel._protocol import FG_TASK, Emit
 from foldgraph.pregel._run import Run
-from foldgraph.runtime import RunControl, Runtime
+from foldgraph.runtime import RunControl
 
 __all__ = [
     "ALL_MODES",
@@ -203,29 +203,31 @@ def make_run(
         )
     if durability not in (None, "sync", "async", "exit"):
         raise ValueError(f"Invalid durability {durability!r}: use 'sync', 'async' or 'exit'.")
+    runtime = None
+    runtime_parts = None
     if context is None and parent_run is not None:
         runtime = parent_run.runtime
         if "custom" in parent_run.modes:
             runtime = runtime.override(stream_writer=_custom_writer(sink, ns))
     else:
-        # With its own RunControl now, so `attach_control` has nothing to replace.
-        runtime = Runtime(
-            context=context if context is None else coerce_context(graph.context_schema, context),
-            store=graph.store,
-            stream_writer=writer,
-            control=RunControl(),
+        # Made when first asked for (`Run.runtime`); the context is checked now.
+        runtime_parts = (
+            context if context is None else coerce_context(graph.context_schema, context),
+            graph.store,
+            writer,
         )
     run = Run(
         graph=graph,
         input=input,
         config=cfg,
         modes=modes,
-        runtime=runtime,
         interrupt_before=_nodes_arg(interrupt_before, graph.interrupt_before_nodes),
         interrupt_after=_nodes_arg(interrupt_after, graph.interrupt_after_nodes),
         durability=durability or "async",
         checkpointer=checkpointer,
         child_saver=child_saver,
+        _runtime=runtime,
+        _runtime_parts=runtime_parts,
     )
     if parent_run is None:
         return run  # a root run: the fields a nested run sets keep their defaults
@@ -387,8 +389,9 @@ def attach_control(run: Run, control: Any) -> None:
 
     The runtime carries it too, so a node can read `runtime.drain_requested`.
     """
+    runtime = run._runtime
     if control is None:
-        control = run.runtime.control or RunControl()
+        control = (runtime.control if runtime is not None else None) or RunControl()
     run.control = control
-    if run.runtime.control is not control:
-        run.runtime = run.runtime.override(control=control)
+    if runtime is not None and runtime.control is not control:
+        run._runtime = runtime.override(control=control)

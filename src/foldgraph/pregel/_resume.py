@@ -38,6 +38,8 @@ def _is_hex(s: str) -> bool:
 class Resuming:
     """`Run`'s resume values (its fields are `Run`'s)."""
 
+    __slots__ = ()  # `Run` is slotted: its fields are its only attributes
+
     def _waiting(self) -> bool:
         """Whether a task of the loaded checkpoint waits on an interrupt."""
         return any(

@@ -33,6 +33,7 @@ from foldgraph.pregel._pending import finished
 from foldgraph.pregel._persist import Persistence
 from foldgraph.pregel._protocol import Emit, Execute, Results
 from foldgraph.pregel._resume import Resuming
+from foldgraph.runtime import RunControl, Runtime
 from foldgraph.types import Interrupt
 
 __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
@@ -44,15 +45,17 @@ _NOTHING_DONE: Mapping[str, Any] = MappingProxyType({})
 """No task of the step finished in an earlier attempt (the usual step)."""
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
-    """State of one invocation; `steps()` is the generator the drivers consume."""
+    """State of one invocation; `steps()` is the generator the drivers consume.
+
+    Slotted: its fields are all it holds, and the superstep reads them often.
+    """
 
     graph: GraphCore
     input: Any
     config: dict[str, Any]
     modes: frozenset[str]
-    runtime: Any
     interrupt_before: Sequence[str]
     interrupt_after: Sequence[str]
     durability: str
@@ -78,6 +81,10 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     sink: Any = None
     """Where graphs run inside this run's tasks send their chunks (streamed with
     `subgraphs=True`): the root's `child_sink`, or its live queue, shared at every depth."""
+    _runtime: Any = None
+    """The run's `Runtime` once made (or the parent's, which a nested run shares)."""
+    _runtime_parts: tuple[Any, Any, Any] | None = None
+    """Context, store and stream writer of a `Runtime` not made yet (see `runtime`)."""
     # filled while running
     child_sink: list[Emit] = dataclasses.field(default_factory=list)
     resumed: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -126,6 +133,27 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     _fingerprint: Any = None
     _folded: list[tuple[Snapshot, dict[str, Any]]] = dataclasses.field(default_factory=list)
     """Channel updates the step's conditional edges computed (see `fold.fresh_snapshot`)."""
+
+    @property
+    def runtime(self) -> Any:
+        """The `Runtime` nodes are given, made the first time something asks for it:
+        most runs have no node that does, and making one costs as much as a superstep."""
+        runtime = self._runtime
+        if runtime is None:
+            assert self._runtime_parts is not None  # a run without a parent's has its parts
+            context, store, writer = self._runtime_parts
+            control = self.control
+            runtime = self._runtime = Runtime(
+                context=context,
+                store=store,
+                stream_writer=writer,
+                control=control if control is not None else RunControl(),
+            )
+        return runtime
+
+    @runtime.setter
+    def runtime(self, value: Any) -> None:
+        self._runtime = value
 
     # -- the run --------------------------------------------------------------------------
 

@@ -41,7 +41,7 @@ from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.pregel._protocol import FG_TASK, TaskResult
 from foldgraph.pregel._run import Run
 from foldgraph.runtime import ExecutionInfo
-from foldgraph.types import Command, Interrupt
+from foldgraph.types import Command, Interrupt, Send
 
 __all__ = ["arun_task", "run_task"]
 
@@ -313,6 +313,9 @@ def _branch_inputs(
     return values
 
 
+_ROUTE_RESULTS = frozenset({str, list, tuple, type(None), Send})
+"""What conditional edges usually return, none of them a coroutine."""
+
 # A node's run in LangGraph is a sequence: the node (step 1), its writes (step 2),
 # then each conditional edge (steps 3, 4, ...); traces carry those step tags.
 _FIRST_BRANCH_STEP = 3
@@ -330,7 +333,9 @@ def _route(
     values = _branch_inputs(run, runner, result, scope, output)
     for i, (value, action) in enumerate(zip(values, runner.branch_actions, strict=True)):
         res = action.call(value, scope)
-        if asyncio.iscoroutine(res):
+        # asyncio.iscoroutine asks the Coroutine ABC (a Python-level call) for every
+        # type it has not seen be one: a route's usual results are known not to be.
+        if type(res) not in _ROUTE_RESULTS and asyncio.iscoroutine(res):
             res = asyncio.run(res)
         if traced is not None:
             name = run_name(runner.branches[i][1].path)

@@ -96,10 +96,6 @@ _RUNNER_KEYS = (
 )
 
 
-_GIVEN = object()
-"""`_Saved.source` of a record whose `rest` is its whole metadata dict."""
-
-
 class _Saved:
     """One stored checkpoint of the runner's shape, with its metadata and parent, as one object.
 
@@ -111,7 +107,7 @@ class _Saved:
     The metadata of a runner's checkpoint is kept as its `source` and `step`
     plus `rest`, the rest of its keys, which every checkpoint of the run shares:
     a dict per checkpoint (it holds the `parents` dict, so the collector tracks
-    it) is then made only when read. Otherwise `source` is `_GIVEN` and `rest`
+    it) is then made only when read. Otherwise `source` is None and `rest`
     is the metadata itself. Neither is changed nor handed out (reads copy).
     """
 
@@ -161,7 +157,7 @@ class _Saved:
     @property
     def metadata(self) -> dict[str, Any]:
         """The checkpoint's metadata (not to be changed: a reader copies it first)."""
-        if self.source is _GIVEN:
+        if self.source is None:
             return self.rest
         return {"source": self.source, "step": self.step, **self.rest}
 
@@ -234,7 +230,7 @@ def _entry_of(checkpoint: Checkpoint, metadata: dict[str, Any], parent_id: str |
             stored["updated_channels"],
             stored["channel_seals"],
             parent_id,
-            _GIVEN,
+            None,
             None,
             metadata,
         )
@@ -540,10 +536,11 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         Only for this class: a subclass's `put` may do more.
         """
         metadata = snapshot.metadata
-        if rest is None:
-            source, step, rest = _GIVEN, None, metadata
-        else:
+        source = step = None
+        if rest is not None:
             source, step = metadata["source"], metadata["step"]
+        if source is None:  # kept whole (see `_Saved`)
+            rest = metadata
         updated = snapshot.updated
         # A sorted tuple of names, shared: the collector stops tracking it (never a frozenset).
         try:
