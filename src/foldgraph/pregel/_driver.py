@@ -224,16 +224,26 @@ def _run_timed(
     and a wait that depends on the queue could then only end in a timeout.
     """
     pool = _pool(max_workers)
-    futures = {
-        pool.submit(contextvars.copy_context().run, run_task, run, t, step): t for t in tasks
-    }
     limit = max_workers or len(tasks)
+    # The running count below is a moment's look: a pool thread may start a queued task
+    # just as one is taken back. The gate keeps the tasks that run at once to the limit.
+    gate = threading.BoundedSemaphore(limit)
+    gave_up = threading.Event()
+
+    def gated(task: Task) -> TaskResult | None:
+        with gate:
+            if gave_up.is_set():
+                return None  # the step timed out before this task could start
+            return run_task(run, task, step)
+
+    futures = {pool.submit(contextvars.copy_context().run, gated, t): t for t in tasks}
     deadline = time.monotonic() + step_timeout
     pending = set(futures)
     poll = _POLL / 16  # a free pool starts a task within microseconds: look again soon
     while pending:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
+            gave_up.set()
             for future in pending:
                 future.cancel()
             raise TimeoutError("Timed out")
@@ -248,7 +258,7 @@ def _run_timed(
             if not future.running() and future.cancel():
                 task = futures.pop(future)
                 pending.discard(future)
-                own = _on_own_thread(run_task, run, task, step)
+                own = _on_own_thread(gated, task)
                 futures[own] = task
                 pending.add(own)
                 running += 1
