@@ -9,7 +9,9 @@ import immutables
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from langchain_core.messages import AIMessage, HumanMessage
 
+from foldgraph._kernel.message_log import MessageLog, build_log, merge_update
 from foldgraph._kernel.records import positional_builder
 from foldgraph._kernel.snapshot import Snapshot, Task, make_snapshot, make_task, task_id
 
@@ -104,3 +106,26 @@ def test_builder_refuses_records_it_would_not_build_faithfully():
     ):
         with pytest.raises(TypeError, match=problem):
             positional_builder(cls)
+
+
+def test_builder_takes_init_false_fields_in_order():
+    @attrs.frozen(slots=True)
+    class Memo:
+        x: int
+        _memo: int | None = attrs.field(default=None, init=False)
+
+    build = positional_builder(Memo)
+    built = build(3, None)
+    assert type(built) is Memo and built == Memo(3) and built._memo is None
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'memo'"):
+        build(3)
+
+
+def test_a_grown_message_log_is_an_ordinary_frozen_log():
+    log = build_log([HumanMessage("hi", id="1")])
+    grown = merge_update(log, [AIMessage("yo", id="2")])
+    assert type(grown) is MessageLog
+    assert [m.content for m in grown.to_list()] == ["hi", "yo"]
+    assert dict(grown.index) == {"1": 0, "2": 1} and grown._compacted is None
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        grown.gone = 1  # type: ignore[misc]

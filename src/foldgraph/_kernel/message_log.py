@@ -51,6 +51,7 @@ from pyrsistent import PVector
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.records import positional_builder
 from foldgraph._kernel.seal import Fingerprint, fingerprint, seal_items, seal_value
 
 __all__ = [
@@ -344,34 +345,14 @@ def _appendable(t: type) -> bool:
     return known
 
 
-# A twin of MessageLog that adds no slot and keeps object's own __setattr__: `_grown`
-# fills one by plain assignment and then gives it its real class (the same trick as
-# `records.positional_builder`, which refuses MessageLog for its init=False memo). The
-# result is an ordinary frozen MessageLog; a frozen attrs __init__ costs ~2 us more.
-_LogDraft = type(
-    "_MessageLogDraft",
-    (MessageLog,),
-    {
-        "__slots__": (),
-        "__setattr__": object.__setattr__,
-        "__delattr__": object.__delattr__,
-        "__module__": __name__,
-    },
-)
+_make_log = positional_builder(MessageLog)
+"""MessageLog(messages, index, shadowed, gone, first_gone, minted, compacted memo), made
+without attrs' frozen __init__ (~2 us more per log): every append makes one."""
 
 
 def _grown(log: MessageLog, messages: Vector, index: immutables.Map) -> MessageLog:
     """`log` with new `messages` and `index` (its other fields kept): every append."""
-    o = object.__new__(_LogDraft)
-    o.messages = messages
-    o.index = index
-    o.shadowed = log.shadowed
-    o.gone = log.gone
-    o.first_gone = log.first_gone
-    o.minted = log.minted
-    o._compacted = None
-    o.__class__ = MessageLog
-    return o
+    return _make_log(messages, index, log.shadowed, log.gone, log.first_gone, log.minted, None)
 
 
 def _appended(log: MessageLog, update: Any) -> MessageLog | None:

@@ -8,8 +8,8 @@ keeps the plain `__setattr__`, then gives the object its real class: the result 
 an ordinary frozen instance of the record (same type, equality, hash, repr;
 assignment still raises), built about three times faster.
 
-Only records with no validator, converter, factory-only field or post-init hook
-qualify: a builder takes every field, in order, and runs nothing else.
+Only records with no validator, converter or post-init hook qualify: a builder
+takes every field in order, `init=False` memo fields included, and runs nothing else.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ def positional_builder(cls: type[R]) -> Callable[..., R]:
     if hasattr(cls, "__attrs_post_init__"):
         raise TypeError(f"{cls.__qualname__} has __attrs_post_init__: build it with its __init__")
     for field in fields:
-        if field.validator is not None or field.converter is not None or not field.init:
+        if field.validator is not None or field.converter is not None:
             raise TypeError(
-                f"{cls.__qualname__}.{field.name} has a validator, converter or init=False: "
+                f"{cls.__qualname__}.{field.name} has a validator or converter: "
                 "build it with its __init__"
             )
     # The twin's __setattr__/__delattr__ are object's own, so CPython stores attributes
