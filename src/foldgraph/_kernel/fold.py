@@ -48,18 +48,7 @@ def read_state(
     stop: int = 0,
 ) -> dict[str, Any]:
     """The state a node receives: a fresh dict of private plain copies (empty channels left out)."""
-    values = snapshot.values
-    readers = graph.readers
-    out: dict[str, Any] = {}
-    for key in keys:
-        stored = values.get(key, MISSING)
-        if stored is not MISSING:
-            read = readers.get(key)
-            out[key] = (graph.channels[key].read if read is None else read)(stored)
-    step = snapshot.step + 1
-    for key, kind in managed:
-        out[key] = stop - step if kind == "remaining_steps" else step == stop - 1
-    return out
+    return read_values(graph, snapshot.values, snapshot.step, keys, managed, stop)
 
 
 def read_values(
@@ -148,7 +137,9 @@ def plan(
             else tuple(c for c in node.triggers if c in versions)
         )
         task_input = (
-            read_state(graph, snapshot, node.reads, node.managed, stop) if with_input else None
+            read_values(graph, values, snapshot.step, node.reads, node.managed, stop)
+            if with_input
+            else None
         )
         tasks.append(make_task(name, node.pull_path, triggers, task_input, origin, None))
     return tuple(tasks)
