@@ -100,7 +100,7 @@ def plan(
     sends = snapshot.values.get(TASKS, MISSING)
     if sends is not MISSING:
         for index, send in enumerate(sends):
-            path = (PUSH, index)
+            path = (PUSH, index, False)
             tasks.append(make_task(send.node, path, (PUSH,), send.arg, origin, None))
     updated = snapshot.updated
     trigger_to_nodes = graph.trigger_to_nodes
