@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import operator
 import threading
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 import pytest
 from pyrsistent import PMap, pmap, pvector
@@ -469,9 +470,8 @@ def test_history_shares_structure_between_steps() -> None:
 def test_a_pickled_history_reads_the_same_metadata() -> None:
     # PersistentDict pickles `storage`: what the runner saves (its metadata kept as source
     # and step plus the run's shared rest) and what `put` stores both come back as they were.
-    import operator
     import pickle
-    from typing import Annotated, TypedDict
+    from typing import TypedDict
 
     from foldgraph.graph import END, START, StateGraph
 
@@ -618,3 +618,106 @@ def test_concurrent_puts_and_lists() -> None:
         history = list(s.list({"configurable": {"thread_id": f"t{i}"}}))
         assert len(history) == 300
         assert history[-1].parent_config is None
+
+
+# -- the runner's writes, kept on its checkpoints until read ----------------------------
+
+
+class _Sum(TypedDict):
+    x: Annotated[int, operator.add]
+
+
+def _two_node_graph(saver: InMemorySaver, *, stop_b: bool = False) -> Any:
+    from foldgraph.graph import END, START, StateGraph
+    from foldgraph.types import interrupt
+
+    def b(state: _Sum) -> dict[str, int]:
+        if stop_b:
+            interrupt("why")
+        return {"x": 10}
+
+    builder = StateGraph(_Sum)
+    builder.add_node("a", lambda s: {"x": 1})
+    builder.add_node("b", b)
+    builder.add_node("c", lambda s: None)
+    builder.add_edge(START, "a")
+    builder.add_edge(START, "b")
+    builder.add_edge("a", "c")
+    builder.add_edge("c", END)
+    return builder.compile(checkpointer=saver)
+
+
+def test_runner_writes_read_as_put_writes_would_keep_them() -> None:
+    from foldgraph._kernel.snapshot import task_id
+
+    saver = InMemorySaver()
+    graph = _two_node_graph(saver)
+    thread: Any = {"configurable": {"thread_id": "t"}}
+    graph.invoke({"x": 0}, thread)
+    history = list(saver.list(thread))
+    assert [t.metadata["step"] for t in history] == [2, 1, 0, -1]
+    step0 = history[2].config["configurable"]["checkpoint_id"]
+    step1 = history[1].config["configurable"]["checkpoint_id"]
+    a = task_id(step0, 1, ("__pregel_pull", "a"))
+    b = task_id(step0, 1, ("__pregel_pull", "b"))
+    c = task_id(step1, 2, ("__pregel_pull", "c"))
+    # Read first through the checkpoints, while the writes are still on their records...
+    assert sorted(history[2].pending_writes) == sorted(  # type: ignore[arg-type]
+        [(a, "x", 1), (a, "branch:to:c", None), (b, "x", 10)]
+    )
+    # ... a node that returns nothing leaves one `__no_writes__` write.
+    assert history[1].pending_writes == [(c, "__no_writes__", None)]
+    assert [t.id for t in graph.get_state(history[2].config).tasks] == [a, b]
+    # ... then through `writes`, which takes them all in, with their ids and paths.
+    assert saver.writes[("t", "", step0)] == {
+        (a, 0): (a, "x", 1, "__pregel_pull~a"),
+        (a, 1): (a, "branch:to:c", None, "__pregel_pull~a"),
+        (b, 0): (b, "x", 10, "__pregel_pull~b"),
+    }
+    assert saver.writes[("t", "", step1)] == {(c, 0): (c, "__no_writes__", None, "__pregel_pull~c")}
+    assert [t.pending_writes for t in saver.list(thread)] == [t.pending_writes for t in history]
+
+
+def test_put_writes_after_the_runners_keeps_theirs_first() -> None:
+    saver = InMemorySaver()
+    graph = _two_node_graph(saver)
+    thread: Any = {"configurable": {"thread_id": "t"}}
+    graph.invoke({"x": 0}, thread)
+    step1 = list(saver.list(thread))[1].config
+    [(c, _, _)] = saver.get_tuple(step1).pending_writes  # type: ignore[union-attr,misc]
+    # A regular write under a key the runner used is not taken; a special one replaces.
+    saver.put_writes(step1, [("y", 5), ("__error__", "E")], c, "p")
+    assert saver.get_tuple(step1).pending_writes == [  # type: ignore[union-attr]
+        (c, "__no_writes__", None),  # its path "__pregel_pull~c" sorts before "p"
+        (c, "__error__", "E"),
+    ]
+
+
+def test_an_interrupted_steps_writes_and_a_pickled_history() -> None:
+    import pickle
+
+    saver = InMemorySaver()
+    graph = _two_node_graph(saver, stop_b=True)
+    thread: Any = {"configurable": {"thread_id": "t"}}
+    graph.invoke({"x": 0}, thread)
+    latest = saver.get_tuple(thread)
+    assert latest is not None and latest.metadata["step"] == 0
+    tasks = {t.name: t.id for t in graph.get_state(thread).tasks}
+    writes = latest.pending_writes
+    assert writes is not None
+    assert [(tid, chan) for tid, chan, _ in writes] == [
+        (tasks["a"], "x"),
+        (tasks["a"], "branch:to:c"),
+        (tasks["b"], "__interrupt__"),
+    ]
+    reloaded = InMemorySaver()
+    reloaded.storage.update(pickle.loads(pickle.dumps(dict(saver.storage), 2)))
+    again = reloaded.get_tuple(thread)
+    assert again is not None and again.pending_writes is not None
+    assert [(tid, chan) for tid, chan, _ in again.pending_writes] == [
+        (tid, chan) for tid, chan, _ in writes
+    ]
+    # Resumed, `a` keeps its saved writes and only `b` runs again.
+    from foldgraph.types import Command
+
+    assert graph.invoke(Command(resume="ok"), thread) == {"x": 11}

@@ -61,12 +61,22 @@ class Committing:
         chunks: list[Emit],
     ) -> tuple[list[tuple[Task, Sequence[tuple[str, Any]]]], list[TaskResult], list[TaskResult]]:
         """Sort the step's results into writes, errors and interrupts; stream chunks go to
-        `chunks` (a list, not a generator per step)."""
+        `chunks` (a list, not a generator per step).
+
+        With a saver, finished tasks' writes are saved together once sorted. They are
+        also kept in `_pending` (by task id) only when the step may not commit: with
+        errors or interrupts, or when earlier attempts of the step left writes.
+        """
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]] = []
         errors: list[TaskResult] = []
         interrupted: list[TaskResult] = []
         if self._folded:
             self._folded = []
+        accepted: list[tuple[Task, Sequence[tuple[str, Any]]]] | None = None
+        if self.checkpointer is not None:
+            accepted = []
+            retried = bool(self._pending)
+            saved = 0  # how many of `accepted` are saved
         for t in tasks:
             result = results.get(t.path)
             if result is None:
@@ -74,6 +84,9 @@ class Committing:
                 task_writes.append((t, writes))
                 continue
             if result.calls:
+                if accepted and saved < len(accepted):  # saved in the order they ended
+                    self.save_task_writes(accepted[saved:])
+                    saved = len(accepted)
                 chunks.extend(self._record_calls(result.calls, step))
             if result.parent_command is not None:
                 errors.append(result)
@@ -85,9 +98,20 @@ class Committing:
                 # (no output and no interrupt: a subgraph stopped at a breakpoint)
                 interrupted.append(result)
                 continue
-            self._accept(t, result, task_writes, step, chunks)
-
+            self._accept(t, result, task_writes, step, chunks, accepted)
+        if accepted:
+            if saved < len(accepted):
+                self.save_task_writes(accepted[saved:] if saved else accepted)
+            if retried or errors or interrupted:
+                self._keep_pending(accepted)
         return task_writes, errors, interrupted
+
+    def _keep_pending(self, accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]]) -> None:
+        """Add finished tasks' writes to `_pending`, for a step that may not commit."""
+        pending = self._pending
+        for t, writes in accepted:
+            kept = pending.get(t.id)
+            pending[t.id] = [*kept, *writes] if kept else [*writes]
 
     def _commit(
         self,
@@ -188,15 +212,14 @@ class Committing:
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]],
         step: int,
         chunks: list[Emit],
+        accepted: list[tuple[Task, Sequence[tuple[str, Any]]]] | None,
     ) -> None:
-        """Keep a finished task's writes for the step, save them, and stream them."""
+        """Keep a finished task's writes for the step (and in `accepted`, to be saved),
+        and stream them."""
         assert result.output is not None
         writes = result.output.writes
-        if self.checkpointer is not None:
-            tid, pending = t.id, self._pending
-            kept = pending.get(tid)
-            pending[tid] = [*kept, *writes] if kept else [*writes]
-            self.save_writes(t, writes or [("__no_writes__", None)])
+        if accepted is not None:
+            accepted.append((t, writes))
         task_writes.append((t, writes))
         if result.folded is not None:
             self._folded.append(result.folded)

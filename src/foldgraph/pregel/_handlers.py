@@ -114,9 +114,15 @@ class ErrorHandlers:
                 interrupted.append(outcome)
             else:
                 task_writes.append((failed, ()))  # the failed node consumed its triggers
-                accepted: list[Emit] = []
-                self._accept(h, outcome, task_writes, step, accepted)
-                yield from accepted
+                chunks: list[Emit] = []
+                kept: list[tuple[Task, Sequence[tuple[str, Any]]]] | None = (
+                    None if self.checkpointer is None else []
+                )
+                self._accept(h, outcome, task_writes, step, chunks, kept)
+                if kept:
+                    self._keep_pending(kept)
+                    self.save_task_writes(kept)
+                yield from chunks
         return remaining
 
 

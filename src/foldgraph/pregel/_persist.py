@@ -141,19 +141,32 @@ class Persistence:
         if self.durability == "exit" and not final:
             return
         if self._in_memory():
-            self.checkpointer._put_task_writes(
+            self.checkpointer._put_runner_writes(
                 self._saver_thread,
                 self.checkpoint_ns,
                 self.snapshot.id,
-                writes,
-                task.id,
-                _path_str(task.path),
+                (_task_writes(task, tuple(writes)),),
             )
             return
         config = self._address(self.snapshot.id)
         self._persist(
             self.checkpointer.put_writes, config, list(writes), task.id, _path_str(task.path)
         )
+
+    def save_task_writes(self, accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]]) -> None:
+        """Save the writes of tasks that finished, one after the other (a task that wrote
+        nothing saves one `__no_writes__` write)."""
+        if self.durability == "exit":
+            return
+        if self._in_memory():
+            # Task ids are left for the saver to derive when read (see `_put_runner_writes`).
+            records = tuple(_task_writes(task, writes or _NO_WRITES) for task, writes in accepted)
+            self.checkpointer._put_runner_writes(
+                self._saver_thread, self.checkpoint_ns, self.snapshot.id, records
+            )
+            return
+        for task, writes in accepted:
+            self.save_writes(task, writes or _NO_WRITES)
 
     def _persist(self, write: Any, *args: Any) -> None:
         """Call the saver now, or (durability "async", a saver doing I/O) in order, behind."""
@@ -226,6 +239,13 @@ class Persistence:
         return interrupt_id(self.task_namespace(task))
 
 
+def _task_writes(task: Task, writes: tuple[tuple[str, Any], ...]) -> tuple[Any, ...]:
+    """The in-memory saver's record of `task`'s writes: its id when known, else what the
+    id derives from (the saver works it out when read, see `_put_runner_writes`)."""
+    origin = task.origin
+    return (task._id, origin[0], origin[1], task.path, writes)
+
+
 def _path_str(path: tuple[Any, ...]) -> str:
     """The task path as savers store it next to its writes (a node's is made once)."""
     shown = _PULL_PATHS.get(path) if path[0] == PULL else None
@@ -235,6 +255,9 @@ def _path_str(path: tuple[Any, ...]) -> str:
             _PULL_PATHS[path] = shown
     return shown
 
+
+_NO_WRITES = (("__no_writes__", None),)
+"""What a task that wrote nothing saves, so that it reads as done."""
 
 _PULL_PATHS: dict[tuple[Any, ...], str] = {}
 _PULL_PATHS_MAX = 65_536

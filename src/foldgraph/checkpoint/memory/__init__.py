@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from pyrsistent import pmap
 
 from foldgraph._kernel.frozen import is_persistent_map
+from foldgraph._kernel.snapshot import task_id as _task_id
 from foldgraph.checkpoint.base import (
     WRITES_IDX_MAP,
     BaseCheckpointSaver,
@@ -53,6 +54,10 @@ __all__ = ["InMemorySaver", "MemorySaver", "PersistentDict"]
 _Triple = tuple[dict[str, Any], dict[str, Any], str | None]
 # (task_id, channel, value, task_path)
 _Write = tuple[str, str, Any, str]
+# One task's writes as the runner saves them: (task_id or None, origin id, origin step,
+# task path, writes). A None id is the kernel's `task_id(origin id, origin step, path)`,
+# which nobody may ever ask for: it is derived, with the path's text, when read.
+_TaskWrites = tuple[str | None, str, int, tuple[Any, ...], tuple[tuple[str, Any], ...]]
 
 
 def _configurable(config: RunnableConfig, key: str, method: str) -> Any:
@@ -109,6 +114,10 @@ class _Saved:
     a dict per checkpoint (it holds the `parents` dict, so the collector tracks
     it) is then made only when read. Otherwise `source` is None and `rest`
     is the metadata itself. Neither is changed nor handed out (reads copy).
+
+    `writes` holds the runner's task writes on this checkpoint as it saved them
+    (`_TaskWrites` records, see `InMemorySaver._put_runner_writes`), or None:
+    their task ids and paths are worked out only when someone reads them.
     """
 
     __slots__ = (
@@ -124,6 +133,7 @@ class _Saved:
         "v",
         "values",
         "versions",
+        "writes",
     )
 
     def __init__(
@@ -153,6 +163,7 @@ class _Saved:
         self.source = source
         self.step = step
         self.rest = rest
+        self.writes: tuple[_TaskWrites, ...] | None = None
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -215,6 +226,8 @@ _SORTED_NAMES_MAX = 4_096
 # A stored entry: a `_Saved`, or (another shape of checkpoint, or one set by hand) a triple.
 _Entry = _Saved | _Triple
 
+_NO_CHECKPOINTS: dict[str, _Entry] = {}
+
 
 def _entry_of(checkpoint: Checkpoint, metadata: dict[str, Any], parent_id: str | None) -> _Entry:
     """What `put` stores: a `_Saved` for the runner's shape, the stored triple otherwise."""
@@ -235,6 +248,32 @@ def _entry_of(checkpoint: Checkpoint, metadata: dict[str, Any], parent_id: str |
             metadata,
         )
     return (_store_checkpoint(checkpoint), metadata, parent_id)
+
+
+def _add_writes(
+    stored: dict[tuple[str, int], _Write],
+    task_id: str,
+    writes: Sequence[tuple[str, Any]],
+    task_path: str,
+) -> None:
+    """Record a task's writes in `stored`, keyed by `(task_id, idx)` (see `put_writes`)."""
+    for idx, (channel, value) in enumerate(writes):
+        special = WRITES_IDX_MAP.get(channel)
+        if special is None:
+            slot = (task_id, idx)
+            if slot in stored:
+                continue
+        else:
+            slot = (task_id, special)
+        stored[slot] = (task_id, channel, value, task_path)
+
+
+def _add_task_writes(stored: dict[tuple[str, int], _Write], records: Sequence[_TaskWrites]) -> None:
+    """Record the runner's `_TaskWrites` in `stored`, in the order it saved them."""
+    for tid, origin_id, origin_step, path, writes in records:
+        if tid is None:
+            tid = _task_id(origin_id, origin_step, path)
+        _add_writes(stored, tid, writes, "~".join(map(str, path)))
 
 
 def _metadata_of(entry: _Entry) -> dict[str, Any]:
@@ -297,7 +336,8 @@ class InMemorySaver(BaseCheckpointSaver[int]):
     """
 
     storage: dict[str, dict[str, dict[str, _Entry]]]
-    writes: dict[tuple[str, str, str], dict[tuple[str, int], _Write]]
+    _writes: dict[tuple[str, str, str], dict[tuple[str, int], _Write]]
+    """`writes`, but for what the runner saved on its checkpoints (see `_Saved.writes`)."""
 
     def __init__(
         self, *, serde: Any | None = None, factory: type[defaultdict] = defaultdict
@@ -306,13 +346,45 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         # `factory` builds the two top-level maps; `partial(PersistentDict, filename=...)`
         # keeps them in a file, written when the saver is closed as a context manager.
         self.storage = factory(dict)
-        self.writes = factory(dict)
+        self._writes = factory(dict)
         self.stack = contextlib.ExitStack()
-        for kept in (self.storage, self.writes):
+        for kept in (self.storage, self._writes):
             if isinstance(kept, PersistentDict):
                 self.stack.enter_context(kept)
         # Runs may persist from worker threads (durability "async") while another lists.
         self._lock = threading.RLock()
+
+    @property
+    def writes(self) -> dict[tuple[str, str, str], dict[tuple[str, int], _Write]]:
+        """Every checkpoint's pending writes (see the class docstring).
+
+        The runner's own are kept on its checkpoints' records until read: reading
+        this moves them all here first.
+        """
+        with self._lock:
+            for thread_id, spaces in self.storage.items():
+                for ns, checkpoints in spaces.items():
+                    for checkpoint_id, entry in checkpoints.items():
+                        if type(entry) is _Saved and getattr(entry, "writes", None):
+                            self._settle(thread_id, ns, checkpoint_id, entry)
+        return self._writes
+
+    @writes.setter
+    def writes(self, value: dict[tuple[str, str, str], dict[tuple[str, int], _Write]]) -> None:
+        with self._lock:
+            for spaces in self.storage.values():
+                for checkpoints in spaces.values():
+                    for entry in checkpoints.values():
+                        if type(entry) is _Saved:
+                            entry.writes = None
+            self._writes = value
+
+    def _settle(self, thread_id: str, ns: str, checkpoint_id: str, entry: _Saved) -> None:
+        """Move the runner's writes kept on `entry` into `_writes` (the lock held)."""
+        records, entry.writes = entry.writes, None
+        if records:
+            stored = self._writes.setdefault((thread_id, ns, checkpoint_id), {})
+            _add_task_writes(stored, records)
 
     # -- context manager ----------------------------------------------------
 
@@ -340,9 +412,16 @@ class InMemorySaver(BaseCheckpointSaver[int]):
 
     # -- reads --------------------------------------------------------------
 
-    def _pending_writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
+    def _pending_writes(
+        self, thread_id: str, ns: str, checkpoint_id: str, entry: _Entry | None = None
+    ) -> list[PendingWrite]:
         with self._lock:
-            stored = self.writes.get((thread_id, ns, checkpoint_id))
+            stored = self._writes.get((thread_id, ns, checkpoint_id))
+            records = getattr(entry, "writes", None) if type(entry) is _Saved else None
+            if records:
+                # The runner's, kept on the record: laid over the rest as `_settle` does.
+                stored = dict(stored) if stored else {}
+                _add_task_writes(stored, records)
             if not stored:
                 return []
             # The order the runner applies a step's writes in: task path, task id, index.
@@ -368,7 +447,7 @@ class InMemorySaver(BaseCheckpointSaver[int]):
             checkpoint=checkpoint,
             metadata=_copy_plain(metadata),
             parent_config=_address(thread_id, ns, parent_id) if parent_id else None,
-            pending_writes=self._pending_writes(thread_id, ns, checkpoint_id),
+            pending_writes=self._pending_writes(thread_id, ns, checkpoint_id, entry),
         )
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
@@ -506,12 +585,11 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         checkpoint_id = _configurable(config, "checkpoint_id", "put_writes")
         ns = config["configurable"].get("checkpoint_ns", "")
         with self._lock:
-            stored = self.writes.setdefault((thread_id, ns, checkpoint_id), {})
-            for idx, (channel, value) in enumerate(writes):
-                key = (task_id, WRITES_IDX_MAP.get(channel, idx))
-                if key[1] >= 0 and key in stored:
-                    continue
-                stored[key] = (task_id, channel, value, task_path)
+            entry = self.storage.get(thread_id, {}).get(ns, {}).get(checkpoint_id)
+            if type(entry) is _Saved and getattr(entry, "writes", None):
+                self._settle(thread_id, ns, checkpoint_id, entry)  # theirs came first
+            stored = self._writes.setdefault((thread_id, ns, checkpoint_id), {})
+            _add_writes(stored, task_id, writes, task_path)
 
     # -- foldgraph's own writes ------------------------------------------------------------
 
@@ -578,31 +656,24 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         finally:
             self._lock.release()
 
-    def _put_task_writes(
-        self,
-        thread_id: Any,
-        ns: str,
-        checkpoint_id: str,
-        writes: Sequence[tuple[str, Any]],
-        task_id: str,
-        task_path: str,
+    def _put_runner_writes(
+        self, thread_id: Any, ns: str, checkpoint_id: str, records: tuple[_TaskWrites, ...]
     ) -> None:
-        """`put_writes` for foldgraph's runner, which names the checkpoint directly."""
-        key = (thread_id, ns, checkpoint_id)
+        """`put_writes` for foldgraph's runner: a step's task writes, in one call.
+
+        Kept as they are on the checkpoint's record (see `_Saved.writes`): a task's
+        id is a hash the runner itself seldom needs, so it is derived when read.
+        """
         self._lock.acquire()  # by hand, as in `_put_snapshot`
         try:
-            stored = self.writes.get(key)
-            if stored is None:
-                stored = self.writes[key] = {}
-            for idx, (channel, value) in enumerate(writes):
-                special = WRITES_IDX_MAP.get(channel)
-                if special is None:
-                    slot = (task_id, idx)
-                    if slot in stored:
-                        continue
-                else:
-                    slot = (task_id, special)
-                stored[slot] = (task_id, channel, value, task_path)
+            spaces = self.storage.get(thread_id)
+            entry = None if spaces is None else spaces.get(ns, _NO_CHECKPOINTS).get(checkpoint_id)
+            if type(entry) is _Saved:
+                kept = entry.writes
+                entry.writes = records if kept is None else kept + records
+            else:  # a checkpoint put by hand, or none at all
+                stored = self._writes.setdefault((thread_id, ns, checkpoint_id), {})
+                _add_task_writes(stored, records)
         finally:
             self._lock.release()
 
@@ -610,8 +681,8 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         """Forget every checkpoint and write of `thread_id`, in all namespaces."""
         with self._lock:
             self.storage.pop(thread_id, None)
-            for key in [key for key in self.writes if key[0] == thread_id]:
-                del self.writes[key]
+            for key in [key for key in self._writes if key[0] == thread_id]:
+                del self._writes[key]
 
     # -- async twins ----------------------------------------------------------
 
