@@ -194,6 +194,14 @@ def apply(
         for task, _ in ordered:
             if not task.triggers or task.path[0] == PUSH:
                 continue
+            if len(ordered) == 1 and len(task.triggers) == 1:
+                # One task with one trigger (a chain's step): one entry, no marks dict.
+                (chan,) = task.triggers
+                version = old_versions.get(chan)
+                if version is not None:
+                    name = task.name
+                    seen = seen.set(name, seen.get(name, EMPTY_MAP).set(chan, version))
+                break
             marks = {}
             for chan in task.triggers:
                 version = old_versions.get(chan)
