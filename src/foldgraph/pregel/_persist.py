@@ -104,22 +104,27 @@ class Persistence:
     def save(self, snapshot: Snapshot, *, final: bool = False) -> None:
         if self.checkpointer is None:
             return
-        if self.durability == "exit" and not final:
-            return
-        parent_id = snapshot.parent_id
-        if self.durability == "exit" and final:
+        if self.durability == "exit":
+            if not final:
+                return
             parent_id = self._saved_from
-        if self._in_memory():
+        else:
+            parent_id = snapshot.parent_id
+        fast = self._fast_saver
+        if fast is None:
+            fast = self._in_memory()
+        if fast:
             # A snapshot this run stamped (its metadata holds the run's own `parents`)
             # has the run's metadata with its source and step: the saver keeps just those.
             parents = self._run_parents
+            graph = self.graph
             self.checkpointer._put_snapshot(
                 self._saver_thread,
                 self.checkpoint_ns,
                 parent_id,
                 CHECKPOINT_FORMAT,
                 snapshot,
-                self.graph._stored_values(snapshot),
+                graph._stored_values(snapshot) if graph._untracked else snapshot.values,
                 self._metadata_rest
                 if parents is not None and snapshot.metadata.get("parents") is parents
                 else None,
@@ -158,9 +163,19 @@ class Persistence:
         nothing saves one `__no_writes__` write)."""
         if self.durability == "exit":
             return
-        if self._in_memory():
+        fast = self._fast_saver
+        if fast is None:
+            fast = self._in_memory()
+        if fast:
             # Task ids are left for the saver to derive when read (see `_put_runner_writes`).
-            records = tuple(_task_writes(task, writes or _NO_WRITES) for task, writes in accepted)
+            if len(accepted) == 1:  # one task per step: the record made here
+                task, writes = accepted[0]
+                origin = task.origin
+                records: tuple[Any, ...] = (
+                    (task._id, origin[0], origin[1], task.path, writes or _NO_WRITES),
+                )
+            else:
+                records = tuple(_task_writes(t, w or _NO_WRITES) for t, w in accepted)
             self.checkpointer._put_runner_writes(
                 self._saver_thread, self.checkpoint_ns, self.snapshot.id, records
             )
