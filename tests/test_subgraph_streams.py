@@ -4250,3 +4250,40 @@ def test_levels_running_the_same_node_name_get_distinct_task_ids_without_a_saver
     deepest = max((ns for ns, _ in top.stream({"x": 0}, subgraphs=True)), key=len)
     assert [part.split(":")[0] for part in deepest] == ["sub", "sub"]
     assert len({part.split(":")[1] for part in deepest}) == 2
+
+
+def test_checkpoint_chunks_show_configurable_keys_in_langgraph_order() -> None:
+    # checkpoint_ns first, the run's own keys as given, then checkpoint_map (below the
+    # root) and checkpoint_id: what printing a chunk shows on LangGraph.
+    from foldgraph.checkpoint.memory import InMemorySaver
+
+    class S(TypedDict):
+        n: int
+
+    sub = StateGraph(S).add_node("inc", lambda s: {"n": s["n"] + 1})
+    sub = sub.add_edge(START, "inc").compile()
+    graph = StateGraph(S).add_node("sub", sub).add_edge(START, "sub")
+    graph = graph.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"user": "u", "thread_id": "1"}}
+    orders = {
+        (
+            len(ns),
+            tuple(chunk["config"]["configurable"]),
+            tuple((chunk["parent_config"] or {"configurable": {}})["configurable"]),
+        )
+        for ns, chunk in graph.stream({"n": 0}, config, stream_mode="checkpoints", subgraphs=True)
+    }
+    root = ("checkpoint_ns", "user", "thread_id", "checkpoint_id")
+    nested = ("checkpoint_ns", "user", "thread_id", "checkpoint_map", "checkpoint_id")
+    assert orders == {(0, root, ()), (0, root, root), (1, nested, ()), (1, nested, nested)}
+    first = graph.get_state_history(config).__next__().config
+    replay = {
+        "configurable": {"thread_id": "1", "checkpoint_id": first["configurable"]["checkpoint_id"]}
+    }
+    chunk = next(iter(graph.stream(None, replay, stream_mode="checkpoints")))
+    assert list(chunk["config"]["configurable"]) == ["checkpoint_ns", "thread_id", "checkpoint_id"]
+    assert list(chunk["parent_config"]["configurable"]) == [
+        "checkpoint_ns",
+        "thread_id",
+        "checkpoint_id",
+    ]

@@ -98,3 +98,44 @@ def test_a_nodes_input_messages_are_not_sent_again() -> None:
         (1, "AIMessageChunk", " "),
         (1, "AIMessageChunk", "reply"),
     ]
+
+
+def test_only_message_objects_a_node_returns_are_streamed() -> None:
+    # Dicts, tuples and strings are converted for the channel but never streamed,
+    # in a plain update and in a Command's update alike (checked on LangGraph).
+    from foldgraph.types import Command
+
+    def a(state: MessagesState) -> dict:
+        return {
+            "messages": [
+                {"role": "user", "content": "as dict", "id": "d1"},
+                ("ai", "as tuple"),
+                "as str",
+                AIMessage("as message", id="m1"),
+            ]
+        }
+
+    def b(state: MessagesState) -> Command:
+        return Command(
+            update={
+                "messages": [
+                    {"role": "ai", "content": "cmd dict", "id": "d2"},
+                    AIMessage("cmd message", id="m2"),
+                ]
+            }
+        )
+
+    graph = (
+        StateGraph(MessagesState)
+        .add_node(a)
+        .add_node(b)
+        .add_edge(START, "a")
+        .add_edge("a", "b")
+        .compile()
+    )
+    rows = [
+        (type(m).__name__, m.content, meta["langgraph_node"])
+        for m, meta in graph.stream({"messages": []}, stream_mode="messages")
+    ]
+    assert rows == [("AIMessage", "as message", "a"), ("AIMessage", "cmd message", "b")]
+    assert len(graph.invoke({"messages": []})["messages"]) == 6

@@ -109,9 +109,12 @@ def checkpoint(
     state = graph._state_snapshot(snapshot, pending or {}, checkpoint_ns, thread_id)
     config, parent_config = state.config, state.parent_config
     if echo:
-        config = {**config, CONF: {**echo, **config[CONF]}}
-        if parent_config is not None and not saved:
-            parent_config = {**parent_config, CONF: {**echo, **parent_config[CONF]}}
+        config = {**config, CONF: _echoed(echo, config[CONF])}
+        if parent_config is not None:
+            parent_config = {
+                **parent_config,
+                CONF: _echoed(echo, parent_config[CONF], add=not saved),
+            }
     metadata = state.metadata
     if hidden and metadata:
         metadata = {k: v for k, v in metadata.items() if k not in hidden}
@@ -124,6 +127,23 @@ def checkpoint(
         "tasks": [_checkpoint_task(t) for t in state.tasks],
     }
     yield from event(ns, modes, "checkpoints", "checkpoint", payload, snapshot.step)
+
+
+def _echoed(echo: dict[str, Any], conf: dict[str, Any], *, add: bool = True) -> dict[str, Any]:
+    """A checkpoint's `configurable` with the run's own keys (`add`; else only ordered
+    by them), in LangGraph's order: `checkpoint_ns` first, then the run's keys as
+    given, then what the checkpoint adds: `checkpoint_map` (below the root) and
+    `checkpoint_id` (in the run's own place when the run was given one)."""
+    out = {"checkpoint_ns": conf["checkpoint_ns"]} if "checkpoint_ns" in conf else {}
+    for key in echo:
+        if key not in out and key != "checkpoint_map" and (add or key in conf):
+            out[key] = conf.get(key, echo[key])
+    for key in ("checkpoint_map", "checkpoint_id"):
+        if key in conf and key not in out:
+            out[key] = conf[key]
+    for key, value in conf.items():
+        out.setdefault(key, value)
+    return out
 
 
 def _checkpoint_task(t: Any) -> dict[str, Any]:

@@ -280,7 +280,9 @@ def _finish(
     if run.messages is not None and not runner.is_start:
         from foldgraph._shell.messages import namespace_of, written_metadata
 
-        written = [v for c, v in result.writes if c in graph._stream_set]
+        # What the node returned, not its writes: a message given as a dict or a
+        # string is converted for the channel but not streamed (as in LangGraph).
+        written = [v for u in result.updates for c, v in u.items() if c in graph._stream_set]
         meta = scope.config.get("metadata", {})
         run.messages.emit_written(
             namespace_of(meta.get("langgraph_checkpoint_ns", "")),
