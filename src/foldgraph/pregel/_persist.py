@@ -101,7 +101,15 @@ class Persistence:
             snapshot, id=stamp[0], parent_id=stamp[1], metadata=stamp[2], created_at=stamp[3]
         )
 
-    def save(self, snapshot: Snapshot, *, final: bool = False) -> None:
+    def save(
+        self,
+        snapshot: Snapshot,
+        *,
+        final: bool = False,
+        parent_writes: Sequence[tuple[Task, Sequence[tuple[str, Any]]]] | None = None,
+    ) -> None:
+        """Save `snapshot` (with "exit": only at the end); `parent_writes` are the writes
+        of the tasks of the step that made it, deferred by `save_task_writes`."""
         if self.checkpointer is None:
             return
         if self.durability == "exit":
@@ -128,6 +136,7 @@ class Persistence:
                 self._metadata_rest
                 if parents is not None and snapshot.metadata.get("parents") is parents
                 else None,
+                None if parent_writes is None else _records(parent_writes),
             )
             return
         checkpoint = self.graph._checkpoint_of(snapshot)
@@ -158,26 +167,27 @@ class Persistence:
             self.checkpointer.put_writes, config, list(writes), task.id, _path_str(task.path)
         )
 
-    def save_task_writes(self, accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]]) -> None:
+    def save_task_writes(
+        self, accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]], *, defer: bool = False
+    ) -> None:
         """Save the writes of tasks that finished, one after the other (a task that wrote
-        nothing saves one `__no_writes__` write)."""
+        nothing saves one `__no_writes__` write).
+
+        `defer`: the step is about to commit, and the in-memory saver may take them
+        with its checkpoint (`save`'s `parent_writes`); `_commit` saves them itself
+        if the step fails instead.
+        """
         if self.durability == "exit":
             return
         fast = self._fast_saver
         if fast is None:
             fast = self._in_memory()
         if fast:
-            # Task ids are left for the saver to derive when read (see `_put_runner_writes`).
-            if len(accepted) == 1:  # one task per step: the record made here
-                task, writes = accepted[0]
-                origin = task.origin
-                records: tuple[Any, ...] = (
-                    (task._id, origin[0], origin[1], task.path, writes or _NO_WRITES),
-                )
-            else:
-                records = tuple(_task_writes(t, w or _NO_WRITES) for t, w in accepted)
+            if defer and self.snapshot.id:
+                self._deferred_writes = accepted
+                return
             self.checkpointer._put_runner_writes(
-                self._saver_thread, self.checkpoint_ns, self.snapshot.id, records
+                self._saver_thread, self.checkpoint_ns, self.snapshot.id, _records(accepted)
             )
             return
         for task, writes in accepted:
@@ -252,6 +262,15 @@ class Persistence:
 
     def task_interrupt_id(self, task: Task) -> str:
         return interrupt_id(self.task_namespace(task))
+
+
+def _records(accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]]) -> tuple[Any, ...]:
+    """The in-memory saver's records of the writes of tasks that finished."""
+    if len(accepted) == 1:  # one task per step: the record made here
+        task, writes = accepted[0]
+        origin = task.origin
+        return ((task._id, origin[0], origin[1], task.path, writes or _NO_WRITES),)
+    return tuple(_task_writes(t, w or _NO_WRITES) for t, w in accepted)
 
 
 def _task_writes(task: Task, writes: tuple[tuple[str, Any], ...]) -> tuple[Any, ...]:
