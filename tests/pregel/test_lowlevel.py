@@ -315,7 +315,43 @@ def test_get_subgraphs_finds_graph_nodes_and_graphs_called_in_nodes() -> None:
     assert [n for n, _ in graph.get_subgraphs()] == ["mid", "fn"]
     assert [n for n, _ in graph.get_subgraphs(recurse=True)] == ["mid", "mid|inner", "fn"]
     assert [n for n, _ in graph.get_subgraphs(namespace="mid")] == ["mid"]
-    assert [n for n, _ in graph.get_subgraphs(namespace="mid|inner", recurse=True)] == [
-        "mid|inner"
-    ]
+    assert [n for n, _ in graph.get_subgraphs(namespace="mid|inner", recurse=True)] == ["mid|inner"]
     assert list(graph.get_subgraphs(namespace="nope")) == []
+
+
+def test_channels_keep_the_key_they_were_given_and_name_it_in_errors() -> None:
+    # LangGraph names only a StateGraph's channels: a low-level graph's LastValue keeps
+    # key '' and its concurrent-write error says so.
+    from foldgraph.errors import InvalidUpdateError
+
+    app = Pregel(
+        nodes={
+            "n": NodeBuilder().subscribe_only("a").do(lambda x: x).write_to("b"),
+            "m": NodeBuilder().subscribe_only("a").do(lambda x: x).write_to("b"),
+        },
+        channels={"a": LastValue(str), "b": LastValue(str, "given")},
+        input_channels=["a"],
+        output_channels=["b"],
+    )
+    assert (app.channels["a"].key, app.channels["b"].key) == ("", "given")
+    with pytest.raises(InvalidUpdateError) as info:
+        app.invoke({"a": "x"})
+    assert str(info.value).startswith(
+        "At key 'given': Can receive only one value per step. Use an Annotated key"
+    )
+
+
+def test_a_write_to_an_unknown_channel_is_ignored_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    app = Pregel(
+        nodes={"n": NodeBuilder().subscribe_only("a").do(lambda x: x.upper()).write_to("zz")},
+        channels={"a": LastValue(str)},
+        input_channels=["a"],
+        output_channels=["a"],
+    )
+    with caplog.at_level("WARNING"):
+        assert app.invoke({"a": "x"}) is None
+    assert [r.getMessage() for r in caplog.records] == [
+        "Task n with path ('__pregel_pull', 'n') wrote to unknown channel zz, ignoring it."
+    ]

@@ -14,6 +14,7 @@ the package executes; `StateGraph` is one client of the same machinery.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any, NamedTuple
@@ -23,11 +24,14 @@ from langchain_core.runnables import RunnableSequence
 from langchain_core.runnables.base import coerce_to_runnable
 
 from foldgraph._kernel.frozen import thaw
+from foldgraph._kernel.names import PULL
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec, Task
 from foldgraph._shell.node import action_for
 from foldgraph.constants import START
 from foldgraph.pregel._node import NodeOutput, NodeRunner
 from foldgraph.types import CachePolicy, RetryPolicy, TimeoutPolicy
+
+logger = logging.getLogger("foldgraph.pregel")
 
 __all__ = [
     "PASSTHROUGH",
@@ -130,8 +134,7 @@ class NodeBuilder:
         """Run when `channel` is written, with its value as the input."""
         if self._channels:
             raise ValueError(
-                "Cannot subscribe to single channels when other channels are already "
-                "subscribed to"
+                "Cannot subscribe to single channels when other channels are already subscribed to"
             )
         self._channels = channel
         self._triggers.append(channel)
@@ -215,6 +218,8 @@ class LowLevelRunner(NodeRunner):
     single: str | None = None
     writers: tuple[ChannelWrite, ...] = ()
     streamed: frozenset[str] = frozenset()
+    channels: frozenset[str] | None = None
+    """The graph's channels: a write to another name is ignored with LangGraph's warning."""
 
     def node_input(self, task: Task) -> Any:
         if task.is_push:
@@ -226,6 +231,15 @@ class LowLevelRunner(NodeRunner):
 
     def output_writes(self, output: Any, *, from_subgraph: bool = False) -> NodeOutput:
         writes = [pair for writer in self.writers for pair in writer.pairs(output)]
+        if self.channels is not None:
+            for key, _ in writes:
+                if key not in self.channels and not key.startswith("__"):
+                    logger.warning(
+                        "Task %s with path %s wrote to unknown channel %s, ignoring it.",
+                        self.name,
+                        (PULL, self.name),
+                        key,
+                    )
         shown = {k: v for k, v in writes if k in self.streamed}
         return NodeOutput(writes=tuple(writes), updates=(shown,) if shown else ())
 
@@ -247,7 +261,8 @@ def compile_nodes(
         name: node.build() if isinstance(node, NodeBuilder) else node
         for name, node in nodes.items()
     }
-    named = {key: channel.named(key) for key, channel in channels.items()}
+    # The channels keep the key they were given (LangGraph names only a StateGraph's).
+    named = dict(channels)
     streamed = frozenset(_as_list(stream_channels if stream_channels is not None else list(named)))
     specs = {}
     runners: dict[str, NodeRunner] = {}
@@ -262,6 +277,7 @@ def compile_nodes(
             single=node.channels if isinstance(node.channels, str) else None,
             writers=node.writers,
             streamed=streamed,
+            channels=frozenset(named),
         )
     runners[START] = NodeRunner.for_start(
         input_keys=tuple(_as_list(input_channels)),
@@ -281,7 +297,6 @@ def input_writes(input_channels: str | Sequence[str], value: Any) -> list[tuple[
     if len(input_channels) == 1:
         return [(input_channels[0], value)]
     raise TypeError(f"Expected a dict of the input channels {list(input_channels)}, got {value!r}")
-
 
 
 # Names the runner uses itself (write keys, config keys, path markers), as LangGraph reserves.
@@ -336,9 +351,7 @@ def validate(
             raise ValueError(f"Subscribed channel '{channel}' not in known channels: '{known}'")
     if isinstance(input_channels, str):
         if input_channels not in channels:
-            raise ValueError(
-                f"Input channel '{input_channels}' not in known channels: '{known}'"
-            )
+            raise ValueError(f"Input channel '{input_channels}' not in known channels: '{known}'")
         if input_channels not in subscribed:
             raise ValueError(f"Input channel {input_channels} is not subscribed to by any node")
     else:
