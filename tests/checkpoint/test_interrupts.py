@@ -759,3 +759,41 @@ def test_only_the_failed_node_reruns_after_a_fix() -> None:
         ("loop", 0, {"log": []}, ("p", "q")),
         ("input", -1, {"log": []}, ("__start__",)),
     ]
+
+
+def _parallel_asks() -> Any:
+    from foldgraph.config import get_config
+    from foldgraph.types import Send
+
+    class Fan(TypedDict):
+        items: list[str]
+        out: Annotated[list, operator.add]
+
+    def ask(state: dict) -> dict:
+        answer = interrupt(f"approve {state['item']}?")
+        return {"out": [(state["item"], answer, get_config()["metadata"]["langgraph_path"])]}
+
+    return (
+        StateGraph(Fan)
+        .add_node("ask", ask)
+        .add_conditional_edges(START, lambda s: [Send("ask", {"item": i}) for i in s["items"]])
+        .compile(checkpointer=InMemorySaver())
+    )
+
+
+def test_send_tasks_have_langgraphs_three_part_push_path() -> None:
+    # (PUSH, index, False), in the snapshot's tasks and in the task's metadata.
+    graph = _parallel_asks()
+    config = {"configurable": {"thread_id": "p"}}
+    graph.invoke({"items": ["a", "b"], "out": []}, config)
+    state = graph.get_state(config)
+    assert [t.path for t in state.tasks] == [
+        ("__pregel_push", 0, False),
+        ("__pregel_push", 1, False),
+    ]
+    done = graph.invoke(Command(resume={i.id: "ok" for i in state.interrupts}), config)
+    assert done["out"] == [
+        ("a", "ok", ("__pregel_push", 0, False)),
+        ("b", "ok", ("__pregel_push", 1, False)),
+    ]
+

@@ -159,7 +159,7 @@ def expected_plan(snapshot: Snapshot) -> list[tuple[str, tuple[Any, ...], tuple[
     """`plan` by brute force: every node whose available triggers it has not yet seen."""
     out: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = []
     for index, send in enumerate(snapshot.values.get(TASKS, ())):
-        out.append((send.node, (PUSH, index), (PUSH,)))
+        out.append((send.node, (PUSH, index, False), (PUSH,)))
     for name in NODES:
         seen = snapshot.seen.get(name, pmap())
         woken = tuple(
@@ -428,7 +428,7 @@ def test_plan_example_with_a_join_and_a_send() -> None:
     assert step0.updated == frozenset({"join", TASKS})
     tasks = plan(GRAPH, step0)
     assert [(t.name, t.path, t.triggers) for t in tasks] == [
-        ("e", (PUSH, 0), (PUSH,)),
+        ("e", (PUSH, 0, False), (PUSH,)),
         ("c", (PULL, "c"), ("join",)),
     ]
     assert tasks[0].input == 1

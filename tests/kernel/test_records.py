@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from typing import Any, NamedTuple
 
 import attrs
 import immutables
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage
 
 from foldgraph._kernel.message_log import MessageLog, build_log, merge_update
-from foldgraph._kernel.records import positional_builder
+from foldgraph._kernel.records import positional_builder, tuple_builder
 from foldgraph._kernel.snapshot import Snapshot, Task, make_snapshot, make_task, task_id
 
 names = st.text(min_size=1, max_size=8)
@@ -129,3 +130,23 @@ def test_a_grown_message_log_is_an_ordinary_frozen_log():
     assert dict(grown.index) == {"1": 0, "2": 1} and grown._compacted is None
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         grown.gone = 1  # type: ignore[misc]
+
+
+class _Pair(NamedTuple):
+    left: Any
+    right: Any = None
+
+
+@given(st.integers(), st.text())
+def test_tuple_builder_equals_the_class_call(left: int, right: str) -> None:
+    built = tuple_builder(_Pair)((left, right))
+    assert type(built) is _Pair
+    assert built == _Pair(left, right) and built.left == left and built.right == right
+    assert built._replace(right=None) == _Pair(left)
+    assert pickle.loads(pickle.dumps(built)) == built
+
+
+def test_tuple_builder_refuses_what_is_not_a_namedtuple() -> None:
+    for not_one in (tuple, dict, Snapshot, 5):
+        with pytest.raises(TypeError, match="is not a NamedTuple class"):
+            tuple_builder(not_one)  # type: ignore[arg-type]

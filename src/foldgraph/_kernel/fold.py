@@ -100,7 +100,7 @@ def plan(
     sends = snapshot.values.get(TASKS, MISSING)
     if sends is not MISSING:
         for index, send in enumerate(sends):
-            path = (PUSH, index)
+            path = (PUSH, index, False)
             tasks.append(make_task(send.node, path, (PUSH,), send.arg, origin, None))
     updated = snapshot.updated
     trigger_to_nodes = graph.trigger_to_nodes
@@ -194,6 +194,14 @@ def apply(
         for task, _ in ordered:
             if not task.triggers or task.path[0] == PUSH:
                 continue
+            if len(ordered) == 1 and len(task.triggers) == 1:
+                # One task with one trigger (a chain's step): one entry, no marks dict.
+                (chan,) = task.triggers
+                version = old_versions.get(chan)
+                if version is not None:
+                    name = task.name
+                    seen = seen.set(name, seen.get(name, EMPTY_MAP).set(chan, version))
+                break
             marks = {}
             for chan in task.triggers:
                 version = old_versions.get(chan)

@@ -10,16 +10,21 @@ assignment still raises), built about three times faster.
 
 Only records with no validator, converter or post-init hook qualify: a builder
 takes every field in order, `init=False` memo fields included, and runs nothing else.
+
+`tuple_builder` is the same idea for a `NamedTuple`: its class call runs a
+Python-level `__new__` (a frame per instance, ~0.3 us); `tuple.__new__` given the
+class and all fields builds the same instance in C.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import attrs
 
-__all__ = ["positional_builder"]
+__all__ = ["positional_builder", "tuple_builder"]
 
 R = TypeVar("R")
 
@@ -64,3 +69,11 @@ def positional_builder(cls: type[R]) -> Callable[..., R]:
     build.__doc__ = f"{cls.__qualname__}({', '.join(args)}), positionally and fast."
     build.__qualname__ = f"positional_builder.<{cls.__qualname__}>"
     return build  # type: ignore[no-any-return]
+
+
+def tuple_builder(cls: type[R]) -> Callable[[tuple[Any, ...]], R]:
+    """`build(fields)` for the NamedTuple `cls`: `fields` is a tuple of every field in order
+    (defaults are not filled in: a short tuple makes an instance missing fields)."""
+    if not (isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")):
+        raise TypeError(f"{getattr(cls, '__qualname__', cls)!r} is not a NamedTuple class")
+    return partial(tuple.__new__, cls)

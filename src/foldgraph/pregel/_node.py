@@ -19,6 +19,7 @@ from foldgraph._kernel.fold import fresh_values, read_values
 from foldgraph._kernel.frozen import freeze, thaw
 from foldgraph._kernel.message_log import coerce_messages
 from foldgraph._kernel.names import PUSH, ROOT
+from foldgraph._kernel.records import tuple_builder
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.coerce import input_builder, object_fields, to_schema
 from foldgraph._shell.node import NodeAction, action_for
@@ -46,7 +47,7 @@ Writes = list[tuple[str, Any]]
 class NodeOutput(NamedTuple):
     """What one task produced: channel writes, and the per-item updates for the stream.
 
-    A NamedTuple: one is made per task, and it is immutable and built in C.
+    A NamedTuple: one is made per task, immutable (`_new_output` builds it in C).
     """
 
     writes: tuple[tuple[str, Any], ...]
@@ -62,6 +63,10 @@ class NodeOutput(NamedTuple):
                 return thaw(self.updates[0][ROOT])
             return {k: thaw(v) for k, v in self.updates[0].items()}
         return [{k: thaw(v) for k, v in u.items()} for u in self.updates]
+
+
+_new_output = tuple_builder(NodeOutput)
+"""`NodeOutput` from (writes, updates, cached), built in C."""
 
 
 def _retry_matches(policy: RetryPolicy, exc: Exception) -> bool:
@@ -358,7 +363,7 @@ class NodeRunner:
             pairs = list(update.items())
             if self.message_keys:
                 pairs = self._give_ids(pairs)
-            return NodeOutput((*pairs, *self.static_writes), (update,) if update else ())
+            return _new_output(((*pairs, *self.static_writes), (update,) if update else (), False))
         updates: list[dict[str, Any]] = []
         writes: Writes = []
         if output is None:

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
+from foldgraph._kernel.records import tuple_builder
 from foldgraph._kernel.snapshot import Task
 from foldgraph.errors import Interrupt
 from foldgraph.pregel._node import NodeOutput
@@ -25,6 +26,8 @@ __all__ = [
     "Execute",
     "Results",
     "TaskResult",
+    "new_execute",
+    "new_task_result",
 ]
 
 FG_TASK = "__fg_task__"
@@ -38,7 +41,8 @@ NULL_TASK = Task(id=NULL_TASK_ID, name="__input__", path=("__input__",), trigger
 """The task that owns writes given with a `Command` input (as LangGraph's null task)."""
 
 
-# Records made on every step: NamedTuples, immutable and built in C.
+# Records made on every step: NamedTuples, immutable; the hot paths build them with
+# `tuple_builder` (in C, no `__new__` frame).
 
 
 class Emit(NamedTuple):
@@ -71,6 +75,12 @@ class TaskResult(NamedTuple):
     calls: tuple[CallRecord, ...] = ()
     folded: Any = None
     """(snapshot, channel updates) its conditional edges computed, for `apply` to reuse."""
+
+
+new_execute = tuple_builder(Execute)
+"""`Execute` from (tasks, step), built in C."""
+new_task_result = tuple_builder(TaskResult)
+"""`TaskResult` from all seven fields in order, built in C."""
 
 
 @attrs.frozen(slots=True)

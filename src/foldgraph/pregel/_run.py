@@ -31,7 +31,7 @@ from foldgraph.pregel._handlers import ErrorHandlers
 from foldgraph.pregel._load import Loading
 from foldgraph.pregel._pending import finished
 from foldgraph.pregel._persist import Persistence
-from foldgraph.pregel._protocol import Emit, Execute, Results
+from foldgraph.pregel._protocol import Emit, Execute, Results, new_execute
 from foldgraph.pregel._resume import Resuming
 from foldgraph.runtime import RunControl, Runtime
 from foldgraph.types import Interrupt
@@ -248,7 +248,7 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
                     yield from emit.task_start(self.ns, self.modes, h, step)
             if done:
                 yield from emit_kept(graph, self.ns, self.modes, tasks, done)
-            results = (yield Execute(todo, step)) if todo else {}
+            results = (yield new_execute((todo, step))) if todo else {}
             assert results is not None
             chunks: list[Emit] = []
             kept = [t for t in tasks if t.id not in failed_ids] if handled else tasks

@@ -38,7 +38,7 @@ from foldgraph.constants import CONF
 from foldgraph.errors import GraphInterrupt, NodeCancelledError, ParentCommand
 from foldgraph.pregel._branch import run_name
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
-from foldgraph.pregel._protocol import FG_TASK, TaskResult
+from foldgraph.pregel._protocol import FG_TASK, TaskResult, new_task_result
 from foldgraph.pregel._run import Run
 from foldgraph.runtime import ExecutionInfo
 from foldgraph.types import Command, Interrupt, Send
@@ -430,7 +430,7 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
         if scope.pushed or cached or runner.branches or run.messages is not None:
             outcome = _finish(run, task, runner, result, cached, scope, branch_results)
         else:
-            outcome = TaskResult(task, result, None, (), None, (), scope.folded)
+            outcome = new_task_result((task, result, None, (), None, (), scope.folded))
     except GraphInterrupt as exc:
         outcome = TaskResult(task=task, interrupts=_with_ids(exc.interrupts, scope.scratchpad))
     except ParentCommand as exc:
