@@ -721,3 +721,29 @@ def test_an_interrupted_steps_writes_and_a_pickled_history() -> None:
     from foldgraph.types import Command
 
     assert graph.invoke(Command(resume="ok"), thread) == {"x": 11}
+
+
+class _One(TypedDict):
+    x: int
+
+
+def test_writes_of_a_step_whose_commit_fails_stay_saved() -> None:
+    # As LangGraph 1.2.22: two tasks write one LastValue, the step's commit raises,
+    # and the checkpoint they ran from keeps both writes as pending writes.
+    from foldgraph.errors import InvalidUpdateError
+    from foldgraph.graph import START, StateGraph
+
+    builder = StateGraph(_One)
+    builder.add_node("a", lambda s: {"x": 1})
+    builder.add_node("b", lambda s: {"x": 2})
+    builder.add_edge(START, "a")
+    builder.add_edge(START, "b")
+    saver = InMemorySaver()
+    graph = builder.compile(checkpointer=saver)
+    thread: Any = {"configurable": {"thread_id": "t"}}
+    with pytest.raises(InvalidUpdateError, match="At key 'x': Can receive only one value"):
+        graph.invoke({"x": 0}, thread)
+    latest = saver.get_tuple(thread)
+    assert latest is not None and latest.metadata["step"] == 0
+    assert latest.pending_writes is not None
+    assert sorted((c, v) for _, c, v in latest.pending_writes) == [("x", 1), ("x", 2)]

@@ -100,10 +100,14 @@ class Committing:
                 continue
             self._accept(t, result, task_writes, step, chunks, accepted)
         if accepted:
-            if saved < len(accepted):
-                self.save_task_writes(accepted[saved:] if saved else accepted)
+            unsaved = accepted[saved:] if saved else accepted
             if retried or errors or interrupted:
+                if unsaved:
+                    self.save_task_writes(unsaved)
                 self._keep_pending(accepted)
+            elif unsaved:
+                # The step commits next: its writes may go with its checkpoint.
+                self.save_task_writes(unsaved, defer=True)
         return task_writes, errors, interrupted
 
     def _keep_pending(self, accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]]) -> None:
@@ -125,6 +129,12 @@ class Committing:
         """End the step: commit it, or stop it (interrupts), or return the error to raise."""
         graph = self.graph
         snapshot = self.snapshot
+        deferred = self._deferred_writes
+        if deferred is not None:
+            self._deferred_writes = None
+            if errors or interrupted:  # (not so far: `_collect` defers for a clean step only)
+                self.save_task_writes(deferred)
+                deferred = None
         if errors:
             first = errors[0]
             for r in errors:
@@ -176,21 +186,27 @@ class Committing:
             return "stopped"
 
         saver = self.checkpointer
-        new = apply(
-            graph.spec,
-            snapshot,
-            task_writes,
-            # Nothing to stamp, seal or save for a run that keeps no checkpoint.
-            None if saver is None and self.child_saver is None else self.stamp_for("loop", step),
-            None if saver is None else self.fingerprint,
-            self._folded_from(snapshot) if self._folded else None,
-        )
+        # Nothing to stamp, seal or save for a run that keeps no checkpoint.
+        stamp = None if saver is None and self.child_saver is None else self.stamp_for("loop", step)
+        try:
+            new = apply(
+                graph.spec,
+                snapshot,
+                task_writes,
+                stamp,
+                None if saver is None else self.fingerprint,
+                self._folded_from(snapshot) if self._folded else None,
+            )
+        except BaseException:
+            if deferred is not None:  # the step fails: its tasks' writes stay saved
+                self.save_task_writes(deferred)
+            raise
         self.snapshot = new
         if self._pending:
             self._pending = {}
         self.resuming = False
         if saver is not None:
-            self.save(new)
+            self.save(new, parent_writes=deferred)
         output_set = graph._output_set
         if not self.emitted_values and not output_set.isdisjoint(new.updated):
             self.emitted_values = True

@@ -101,28 +101,42 @@ class Persistence:
             snapshot, id=stamp[0], parent_id=stamp[1], metadata=stamp[2], created_at=stamp[3]
         )
 
-    def save(self, snapshot: Snapshot, *, final: bool = False) -> None:
+    def save(
+        self,
+        snapshot: Snapshot,
+        *,
+        final: bool = False,
+        parent_writes: Sequence[tuple[Task, Sequence[tuple[str, Any]]]] | None = None,
+    ) -> None:
+        """Save `snapshot` (with "exit": only at the end); `parent_writes` are the writes
+        of the tasks of the step that made it, deferred by `save_task_writes`."""
         if self.checkpointer is None:
             return
-        if self.durability == "exit" and not final:
-            return
-        parent_id = snapshot.parent_id
-        if self.durability == "exit" and final:
+        if self.durability == "exit":
+            if not final:
+                return
             parent_id = self._saved_from
-        if self._in_memory():
+        else:
+            parent_id = snapshot.parent_id
+        fast = self._fast_saver
+        if fast is None:
+            fast = self._in_memory()
+        if fast:
             # A snapshot this run stamped (its metadata holds the run's own `parents`)
             # has the run's metadata with its source and step: the saver keeps just those.
             parents = self._run_parents
+            graph = self.graph
             self.checkpointer._put_snapshot(
                 self._saver_thread,
                 self.checkpoint_ns,
                 parent_id,
                 CHECKPOINT_FORMAT,
                 snapshot,
-                self.graph._stored_values(snapshot),
+                graph._stored_values(snapshot) if graph._untracked else snapshot.values,
                 self._metadata_rest
                 if parents is not None and snapshot.metadata.get("parents") is parents
                 else None,
+                None if parent_writes is None else _records(parent_writes),
             )
             return
         checkpoint = self.graph._checkpoint_of(snapshot)
@@ -153,16 +167,27 @@ class Persistence:
             self.checkpointer.put_writes, config, list(writes), task.id, _path_str(task.path)
         )
 
-    def save_task_writes(self, accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]]) -> None:
+    def save_task_writes(
+        self, accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]], *, defer: bool = False
+    ) -> None:
         """Save the writes of tasks that finished, one after the other (a task that wrote
-        nothing saves one `__no_writes__` write)."""
+        nothing saves one `__no_writes__` write).
+
+        `defer`: the step is about to commit, and the in-memory saver may take them
+        with its checkpoint (`save`'s `parent_writes`); `_commit` saves them itself
+        if the step fails instead.
+        """
         if self.durability == "exit":
             return
-        if self._in_memory():
-            # Task ids are left for the saver to derive when read (see `_put_runner_writes`).
-            records = tuple(_task_writes(task, writes or _NO_WRITES) for task, writes in accepted)
+        fast = self._fast_saver
+        if fast is None:
+            fast = self._in_memory()
+        if fast:
+            if defer and self.snapshot.id:
+                self._deferred_writes = accepted
+                return
             self.checkpointer._put_runner_writes(
-                self._saver_thread, self.checkpoint_ns, self.snapshot.id, records
+                self._saver_thread, self.checkpoint_ns, self.snapshot.id, _records(accepted)
             )
             return
         for task, writes in accepted:
@@ -237,6 +262,15 @@ class Persistence:
 
     def task_interrupt_id(self, task: Task) -> str:
         return interrupt_id(self.task_namespace(task))
+
+
+def _records(accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]]) -> tuple[Any, ...]:
+    """The in-memory saver's records of the writes of tasks that finished."""
+    if len(accepted) == 1:  # one task per step: the record made here
+        task, writes = accepted[0]
+        origin = task.origin
+        return ((task._id, origin[0], origin[1], task.path, writes or _NO_WRITES),)
+    return tuple(_task_writes(t, w or _NO_WRITES) for t, w in accepted)
 
 
 def _task_writes(task: Task, writes: tuple[tuple[str, Any], ...]) -> tuple[Any, ...]:

@@ -131,6 +131,9 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     _unsaved_ids: dict[int, str] = dataclasses.field(default_factory=dict)
     """The `NodeError` each error-handler task of this run handles, by task id."""
     _fingerprint: Any = None
+    _deferred_writes: Any = None
+    """The writes of a step's tasks that its checkpoint is to be saved with (see
+    `save_task_writes`), between the end of `_collect` and the step's commit."""
     _folded: list[tuple[Snapshot, dict[str, Any]]] = dataclasses.field(default_factory=list)
     """Channel updates the step's conditional edges computed (see `fold.fresh_snapshot`)."""
 

@@ -602,6 +602,7 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         snapshot: Any,
         values: Any,
         rest: dict[str, Any] | None = None,
+        parent_writes: tuple[_TaskWrites, ...] | None = None,
     ) -> None:
         """`put` for foldgraph's runner: keep a stamped snapshot's parts as they are.
 
@@ -611,6 +612,8 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         metadata is the run's own, made for this checkpoint and never changed
         (reads copy it). With `rest`, that metadata is `{"source": ..., "step":
         ..., **rest}` and only its source and step are kept (see `_Saved`).
+        `parent_writes` are task writes on the checkpoint `parent_id`, saved first
+        (see `_put_runner_writes`): the step that made `snapshot` saves both at once.
         Only for this class: a subclass's `put` may do more.
         """
         metadata = snapshot.metadata
@@ -652,6 +655,13 @@ class InMemorySaver(BaseCheckpointSaver[int]):
             checkpoints = spaces.get(ns)
             if checkpoints is None:
                 checkpoints = spaces[ns] = {}
+            if parent_writes is not None:
+                parent = checkpoints.get(parent_id)  # type: ignore[arg-type]
+                if type(parent) is _Saved:
+                    kept = parent.writes
+                    parent.writes = parent_writes if kept is None else kept + parent_writes
+                else:
+                    self._keep_writes(thread_id, ns, parent_id, parent_writes)  # type: ignore[arg-type]
             checkpoints[entry.id] = entry
         finally:
             self._lock.release()
@@ -671,11 +681,16 @@ class InMemorySaver(BaseCheckpointSaver[int]):
             if type(entry) is _Saved:
                 kept = entry.writes
                 entry.writes = records if kept is None else kept + records
-            else:  # a checkpoint put by hand, or none at all
-                stored = self._writes.setdefault((thread_id, ns, checkpoint_id), {})
-                _add_task_writes(stored, records)
+            else:
+                self._keep_writes(thread_id, ns, checkpoint_id, records)
         finally:
             self._lock.release()
+
+    def _keep_writes(
+        self, thread_id: Any, ns: str, checkpoint_id: str, records: tuple[_TaskWrites, ...]
+    ) -> None:
+        """The runner's writes on a checkpoint put by hand (or on none): settled at once."""
+        _add_task_writes(self._writes.setdefault((thread_id, ns, checkpoint_id), {}), records)
 
     def delete_thread(self, thread_id: str) -> None:
         """Forget every checkpoint and write of `thread_id`, in all namespaces."""
