@@ -298,9 +298,12 @@ def test_list_namespaces_max_depth_limit_offset(tree: InMemoryStore) -> None:
     assert tree.list_namespaces(limit=2, offset=1) == [("docs", "v1"), ("docs", "v2")]
 
 
-def test_emptied_namespace_is_not_listed(tree: InMemoryStore) -> None:
+@pytest.mark.foldgraph_only  # LangGraph's InMemoryStore lists both (see the README)
+def test_emptied_or_only_read_namespace_is_not_listed(tree: InMemoryStore) -> None:
     tree.delete(("docs", "v2"), "k")
     assert tree.list_namespaces(prefix=("docs",)) == [("docs", "v1")]
+    assert tree.get(("never", "written"), "k") is None
+    assert ("never", "written") not in tree.list_namespaces()
 
 
 # ---------------------------------------------------------------- search
