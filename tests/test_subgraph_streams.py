@@ -4287,3 +4287,29 @@ def test_checkpoint_chunks_show_configurable_keys_in_langgraph_order() -> None:
         "thread_id",
         "checkpoint_id",
     ]
+
+
+def test_custom_chunks_a_task_call_writes_carry_its_callers_namespace() -> None:
+    # With subgraphs=True a @task's custom chunk shows the namespace of the task that
+    # called it; without, it is shown like the caller's own (checked on LangGraph).
+    from foldgraph.func import entrypoint, task
+
+    @task
+    def fetch(url: str) -> str:
+        get_stream_writer()({"fetching": url})
+        return url
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def crawl(urls: list[str]) -> list[str]:
+        get_stream_writer()({"start": len(urls)})
+        return [fetch(u).result() for u in urls]
+
+    nested = [
+        (tuple(p.split(":")[0] for p in ns), chunk)
+        for ns, chunk in crawl.stream(
+            ["a"], {"configurable": {"thread_id": "1"}}, stream_mode="custom", subgraphs=True
+        )
+    ]
+    assert nested == [((), {"start": 1}), (("crawl",), {"fetching": "a"})]
+    plain = list(crawl.stream(["a"], {"configurable": {"thread_id": "2"}}, stream_mode="custom"))
+    assert plain == [{"start": 1}, {"fetching": "a"}]

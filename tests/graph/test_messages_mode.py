@@ -139,3 +139,39 @@ def test_only_message_objects_a_node_returns_are_streamed() -> None:
     ]
     assert rows == [("AIMessage", "as message", "a"), ("AIMessage", "cmd message", "b")]
     assert len(graph.invoke({"messages": []})["messages"]) == 6
+
+
+def test_tokens_of_a_model_called_in_a_task_belong_to_the_callers_graph() -> None:
+    # A @task call runs in its caller's graph: its tokens stream without
+    # subgraphs=True, under the caller's namespace (checked on LangGraph).
+    from foldgraph.checkpoint.memory import InMemorySaver
+    from foldgraph.func import entrypoint, task
+
+    model = GenericFakeChatModel(messages=iter([AIMessage("a b", id="ai1")] * 3))
+
+    @task
+    def call_model(messages: list) -> Any:
+        return model.invoke(messages)
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def workflow(question: str) -> str:
+        return call_model([{"role": "user", "content": question}]).result().content
+
+    plain = [
+        (type(m).__name__, m.content, meta["langgraph_node"])
+        for m, meta in workflow.stream(
+            "hi", {"configurable": {"thread_id": "1"}}, stream_mode="messages"
+        )
+    ]
+    assert plain == [
+        ("AIMessageChunk", "a", "call_model"),
+        ("AIMessageChunk", " ", "call_model"),
+        ("AIMessageChunk", "b", "call_model"),
+    ]
+    nested = {
+        ns
+        for ns, (m, meta) in workflow.stream(
+            "hi", {"configurable": {"thread_id": "2"}}, stream_mode="messages", subgraphs=True
+        )
+    }
+    assert nested == {()}

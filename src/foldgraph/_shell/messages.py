@@ -9,7 +9,7 @@ the task, unless their id was already streamed.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -21,15 +21,36 @@ from langchain_core.tracers._streaming import (
     _V2StreamingCallbackHandler,
 )
 
-from foldgraph._kernel.names import NS_SEP
+from foldgraph._kernel.names import NS_SEP, PUSH
 from foldgraph.constants import TAG_NOSTREAM
 
-__all__ = ["StreamMessagesHandler", "StreamMessagesHandlerV2", "namespace_of", "written_metadata"]
+__all__ = [
+    "StreamMessagesHandler",
+    "StreamMessagesHandlerV2",
+    "graph_namespace",
+    "namespace_of",
+    "written_metadata",
+]
 
 
 def namespace_of(checkpoint_ns: str) -> tuple[str, ...]:
     """The stream namespace of a task: its graph's path, without the task itself."""
     return tuple(checkpoint_ns.split(NS_SEP)[:-1]) if checkpoint_ns else ()
+
+
+def graph_namespace(metadata: Mapping[str, Any]) -> tuple[str, ...]:
+    """The namespace of the graph a task runs in, from the task's run metadata.
+
+    A `@task` call's segment nests under its caller's, yet the call runs in the
+    caller's graph: each enclosing call (a push path `(PUSH, caller_path, i, True)`)
+    drops one more segment, as LangGraph's messages and tools streams do.
+    """
+    parts = namespace_of(metadata.get("langgraph_checkpoint_ns") or "")
+    path = metadata.get("langgraph_path", ())
+    while parts and len(path) == 4 and path[0] == PUSH and path[3] is True:
+        parts = parts[:-1]
+        path = path[1]
+    return parts
 
 
 class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
@@ -78,7 +99,7 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         user_tags = [t for t in tags or () if not t.startswith("seq:step")]
         if user_tags:
             meta["tags"] = user_tags
-        ns = namespace_of(meta.get("langgraph_checkpoint_ns", ""))
+        ns = graph_namespace(meta)
         if self._depth is not None and len(ns) > self._depth:
             return
         self._runs[run_id] = (ns, meta)

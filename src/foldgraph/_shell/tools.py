@@ -17,7 +17,7 @@ from uuid import UUID
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
 
-from foldgraph._shell.messages import namespace_of
+from foldgraph._shell.messages import graph_namespace
 from foldgraph.constants import TAG_NOSTREAM
 from foldgraph.errors import GraphDrained, GraphInterrupt
 
@@ -58,7 +58,7 @@ class StreamToolCallHandler(BaseCallbackHandler, _StreamingCallbackHandler):
     ) -> None:
         if not metadata or TAG_NOSTREAM in (tags or ()):
             return
-        ns = namespace_of(metadata.get("langgraph_checkpoint_ns", ""))
+        ns = graph_namespace(metadata)
         call_id = kwargs.get("tool_call_id") or str(run_id)
         name = (serialized or {}).get("name") or kwargs.get("name") or ""
 

@@ -79,7 +79,7 @@ def push_message(message: Any, *, state_key: str | None = "messages") -> AnyMess
     from langchain_core.messages import convert_to_messages
 
     from foldgraph._context import TASK_SCOPE, current_config
-    from foldgraph._shell.messages import StreamMessagesHandler, namespace_of
+    from foldgraph._shell.messages import StreamMessagesHandler, graph_namespace
 
     config = current_config()
     message = convert_to_messages([message])[0]
@@ -90,9 +90,7 @@ def push_message(message: Any, *, state_key: str | None = "messages") -> AnyMess
     metadata = config.get("metadata", {})
     for handler in handlers or ():
         if isinstance(handler, StreamMessagesHandler):
-            handler._send(
-                namespace_of(metadata.get("langgraph_checkpoint_ns", "")), message, metadata
-            )
+            handler._send(graph_namespace(metadata), message, metadata)
     if state_key:
         scope = TASK_SCOPE.get()
         push = getattr(scope, "push_writes", None)

@@ -36,11 +36,13 @@ from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import task_id
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESUME, RETURN
 from foldgraph._kernel.snapshot import Task
+from foldgraph._shell.messages import namespace_of
 from foldgraph._shell.node import injected, task_injections
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, GraphInterrupt
 from foldgraph.pregel import _emit as emit
 from foldgraph.pregel._node import _next_interval, _retry_matches
+from foldgraph.pregel._prepare import custom_writer, no_writer
 from foldgraph.pregel._protocol import FG_TASK, CallRecord
 from foldgraph.pregel._timeout import run_with_timeout
 from foldgraph.runtime import ExecutionInfo
@@ -234,7 +236,6 @@ class Calls:
             "langgraph_triggers": child.triggers,
             "langgraph_path": child.path,
             "langgraph_checkpoint_ns": task_ns,
-            "checkpoint_ns": task_ns,
         }
         config = {
             **parent.config,
@@ -243,6 +244,11 @@ class Calls:
             "run_name": child.name,
         }
         runtime = parent.runtime
+        sink = self.run.sink
+        if sink is not None and runtime.stream_writer is not no_writer:
+            # Streamed with its subgraphs: what the call writes carries the namespace
+            # of the task that called it (as in LangGraph).
+            runtime = runtime.override(stream_writer=custom_writer(sink, namespace_of(task_ns)))
         info = runtime.execution_info
         if info is not None:
             runtime = runtime.override(

@@ -208,7 +208,7 @@ def make_run(
     if context is None and parent_run is not None:
         runtime = parent_run.runtime
         if "custom" in parent_run.modes:
-            runtime = runtime.override(stream_writer=_custom_writer(sink, ns))
+            runtime = runtime.override(stream_writer=custom_writer(sink, ns))
     else:
         # Made when first asked for (`Run.runtime`); the context is checked now.
         runtime_parts = (
@@ -309,9 +309,9 @@ class _QueueSink:
         self.append = live.put
 
 
-def _custom_writer(sink: Any, ns: tuple[str, ...]) -> Any:
-    """A subgraph's `custom` writer: its chunks carry its namespace, and are dropped
-    unless the root streams with `subgraphs=True` (as LangGraph)."""
+def custom_writer(sink: Any, ns: tuple[str, ...]) -> Any:
+    """A subgraph's (or a task call's) `custom` writer: its chunks carry its namespace,
+    and are dropped unless the root streams with `subgraphs=True` (as LangGraph)."""
     if sink is None:
         return no_writer
     return lambda chunk: sink.append(Emit(ns, "custom", chunk))

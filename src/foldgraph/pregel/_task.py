@@ -278,14 +278,14 @@ def _finish(
             cached=result.cached,
         )
     if run.messages is not None and not runner.is_start:
-        from foldgraph._shell.messages import namespace_of, written_metadata
+        from foldgraph._shell.messages import graph_namespace, written_metadata
 
         # What the node returned, not its writes: a message given as a dict or a
         # string is converted for the channel but not streamed (as in LangGraph).
         written = [v for u in result.updates for c, v in u.items() if c in graph._stream_set]
         meta = scope.config.get("metadata", {})
         run.messages.emit_written(
-            namespace_of(meta.get("langgraph_checkpoint_ns", "")),
+            graph_namespace(meta),
             written,
             written_metadata(meta, nested=run.nested),
         )
