@@ -26,14 +26,7 @@ if str(ROOT) not in sys.path:
 compat: Any = importlib.import_module("tools.compat")
 
 # program -> what fails today, and which open area closes it.
-KNOWN_GAPS: dict[str, str] = {
-    "node_metadata_checkpoint_ns": (
-        "a root graph's node (and a task it calls) finds its own namespace under "
-        "metadata['checkpoint_ns']; LangGraph sets that key only below the root. The node "
-        "metadata is built in pregel/_task.py, and LangGraph still shows the key in a chat "
-        "model's callback metadata at the root, so the fix touches both (open)"
-    ),
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 PROGRAM_TIMEOUT_S = 60
 

@@ -155,3 +155,52 @@ def test_a_runs_thread_id_is_in_its_metadata() -> None:
     assert list(meta)[:3] == ["user_key", "thread_id", "ls_integration"]
     assert (meta["thread_id"], "cfg" in meta) == ("q", False)
     assert list(meta)[7:10] == ["langgraph_checkpoint_ns", "zz", "checkpoint_ns"]
+
+
+def test_node_metadata_has_checkpoint_ns_only_below_the_root() -> None:
+    """As LangGraph 1.2.22: `metadata["checkpoint_ns"]` is the namespace a nested graph
+    was invoked with (the outermost task's, at any depth); a root graph's node has none,
+    though a chat model it calls still sees its own (langchain-core copies it from the
+    configurable)."""
+    from langchain_core.callbacks import BaseCallbackHandler
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from foldgraph.config import get_config
+
+    seen: list[tuple[str, str]] = []
+    model_saw: list[str] = []
+
+    class Spy(BaseCallbackHandler):
+        def on_chat_model_start(self, serialized, messages, *, metadata=None, **kw):  # type: ignore[no-untyped-def]
+            model_saw.append(metadata["checkpoint_ns"].split(":")[0])
+
+    model = FakeListChatModel(responses=["a", "b", "c"])
+
+    def look(state: State) -> State:
+        metadata = get_config()["metadata"]
+        seen.append((metadata.get("checkpoint_ns", "-"), metadata["langgraph_checkpoint_ns"]))
+        model.invoke("hi")
+        return {"a": "x"}
+
+    innermost = StateGraph(State).add_node("look", look).add_edge(START, "look").compile()
+    inner = (
+        StateGraph(State)
+        .add_node("deeper", innermost)
+        .add_edge(START, "deeper")
+        .compile()
+    )
+    app = (
+        StateGraph(State)
+        .add_node("look", look)
+        .add_node("inner", inner)
+        .add_edge(START, "look")
+        .add_edge("look", "inner")
+        .compile()
+    )
+    app.invoke({"a": ""}, {"callbacks": [Spy()]})
+    (root_ns, root_task_ns), (nested_ns, nested_task_ns) = seen
+    assert root_ns == "-" and root_task_ns.startswith("look:")
+    outer, deeper, look_ns = nested_task_ns.split("|")
+    assert nested_ns == outer and outer.startswith("inner:")
+    assert deeper.startswith("deeper:") and look_ns.startswith("look:")
+    assert model_saw == ["look", "inner"]

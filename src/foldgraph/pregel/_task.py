@@ -60,9 +60,12 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
         "langgraph_triggers": task.triggers,
         "langgraph_path": task.path,
         "langgraph_checkpoint_ns": task_ns,
-        # The outermost task's namespace, kept at every depth below it (as LangGraph).
-        "checkpoint_ns": shared.get("checkpoint_ns") or task_ns,
     }
+    # Below the root, the outermost task's namespace, kept at every depth (as LangGraph:
+    # it is the namespace a nested graph was invoked with). A root graph's nodes have none.
+    outer_ns = shared.get("checkpoint_ns") or base.get(CONF, {}).get("checkpoint_ns")
+    if outer_ns:
+        metadata["checkpoint_ns"] = outer_ns
     config = {**base, CONF: conf, "metadata": metadata}
     if run.messages is not None:
         config["callbacks"] = _with_handler(base.get("callbacks"), run.messages)
