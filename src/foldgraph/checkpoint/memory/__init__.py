@@ -268,12 +268,44 @@ def _add_writes(
         stored[slot] = (task_id, channel, value, task_path)
 
 
-def _add_task_writes(stored: dict[tuple[str, int], _Write], records: Sequence[_TaskWrites]) -> None:
-    """Record the runner's `_TaskWrites` in `stored`, in the order it saved them."""
-    for tid, origin_id, origin_step, path, writes in records:
+def _add_task_writes(
+    stored: dict[tuple[str, int], _Write], records: Sequence[_TaskWrites]
+) -> tuple[_TaskWrites, ...] | None:
+    """Record the runner's `_TaskWrites` in `stored`, in the order it saved them (as
+    `_add_writes` would, inline: a history read goes through every checkpoint's).
+
+    Returns the records with every task id worked out, when one was not yet (for the
+    entry to keep, so that the next read does not hash them again), else None.
+    """
+    special_of = WRITES_IDX_MAP.get
+    resolved: list[_TaskWrites] | None = None
+    for at, (tid, origin_id, origin_step, path, writes) in enumerate(records):
         if tid is None:
             tid = _task_id(origin_id, origin_step, path)
-        _add_writes(stored, tid, writes, "~".join(map(str, path)))
+            if resolved is None:
+                resolved = list(records)
+            resolved[at] = (tid, origin_id, origin_step, path, writes)
+        shown = _PATH_TEXTS.get(path)
+        if shown is None:
+            shown = "~".join(map(str, path))
+            if len(_PATH_TEXTS) < _PATH_TEXTS_MAX:
+                _PATH_TEXTS[path] = shown
+        idx = 0
+        for channel, value in writes:
+            special = special_of(channel)
+            if special is None:
+                slot = (tid, idx)
+                if slot not in stored:
+                    stored[slot] = (tid, channel, value, shown)
+            else:
+                stored[(tid, special)] = (tid, channel, value, shown)
+            idx += 1
+    return None if resolved is None else tuple(resolved)
+
+
+_PATH_TEXTS: dict[tuple[Any, ...], str] = {}
+"""A task path's text as savers keep it, per path read (a node's pull path is one object)."""
+_PATH_TEXTS_MAX = 65_536
 
 
 def _metadata_of(entry: _Entry) -> dict[str, Any]:
@@ -421,7 +453,9 @@ class InMemorySaver(BaseCheckpointSaver[int]):
             if records:
                 # The runner's, kept on the record: laid over the rest as `_settle` does.
                 stored = dict(stored) if stored else {}
-                _add_task_writes(stored, records)
+                resolved = _add_task_writes(stored, records)
+                if resolved is not None:  # the same records, their ids worked out once
+                    entry.writes = resolved  # type: ignore[union-attr]
             if not stored:
                 return []
             # The order the runner applies a step's writes in: task path, task id, index.
