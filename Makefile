@@ -21,6 +21,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests examples $(wildcard benchmarks tools)
+	$(BIN)/ruff format --check src tests examples $(wildcard benchmarks tools)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -20,6 +20,4 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 def pytest_configure(config: pytest.Config) -> None:
     # Tests marked `foldgraph_only` pin a deliberate difference from LangGraph (each
     # says which); every other expected value was produced by running LangGraph.
-    config.addinivalue_line(
-        "markers", "foldgraph_only: a deliberate difference from LangGraph"
-    )
+    config.addinivalue_line("markers", "foldgraph_only: a deliberate difference from LangGraph")

@@ -73,9 +73,7 @@ def _graph_handlers(callbacks: Any) -> tuple[list[Any], list[Any], dict[str, Any
         return [], [], {}
     if isinstance(callbacks, BaseCallbackManager):
         keep = [h for h in callbacks.handlers if isinstance(h, GraphCallbackHandler)]
-        inherit = [
-            h for h in callbacks.inheritable_handlers if isinstance(h, GraphCallbackHandler)
-        ]
+        inherit = [h for h in callbacks.inheritable_handlers if isinstance(h, GraphCallbackHandler)]
         fields = {
             "parent_run_id": callbacks.parent_run_id,
             "tags": list(callbacks.tags),

@@ -796,4 +796,3 @@ def test_send_tasks_have_langgraphs_three_part_push_path() -> None:
         ("a", "ok", ("__pregel_push", 0, False)),
         ("b", "ok", ("__pregel_push", 1, False)),
     ]
-

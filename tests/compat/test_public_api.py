@@ -25,16 +25,13 @@ EXCLUDED = ("langgraph.pregel.remote", "langgraph.graph.ui", "langgraph.cache.re
 
 # Built under other open issues at the same time; these are checked by this
 # test as soon as those land (remove the entry then). Prefix -> issue.
-IN_FLIGHT_MODULES = {
-}
+IN_FLIGHT_MODULES = {}
 # Single names owned by those issues, in modules of this one.
-IN_FLIGHT_NAMES = {
-}
+IN_FLIGHT_NAMES = {}
 
 
 # Parameters and methods owned by those issues, on names of this one.
-IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {
-}
+IN_FLIGHT_PARTS: dict[tuple[str, str], dict[str, str]] = {}
 
 # This issue's own modules, names and parts not built yet; the lists shrink to
 # nothing as they land.

@@ -183,12 +183,7 @@ def test_node_metadata_has_checkpoint_ns_only_below_the_root() -> None:
         return {"a": "x"}
 
     innermost = StateGraph(State).add_node("look", look).add_edge(START, "look").compile()
-    inner = (
-        StateGraph(State)
-        .add_node("deeper", innermost)
-        .add_edge(START, "deeper")
-        .compile()
-    )
+    inner = StateGraph(State).add_node("deeper", innermost).add_edge(START, "deeper").compile()
     app = (
         StateGraph(State)
         .add_node("look", look)

@@ -92,9 +92,7 @@ def test_a_timeout_counts_as_a_failure_for_retries_and_handlers() -> None:
         return {"log": [f"{error.node} timed out: {type(error.error).__name__}"]}
 
     graph = one_node(hang, timeout=0.05, error_handler=handler).compile()
-    assert asyncio.run(graph.ainvoke({"log": []})) == {
-        "log": ["node timed out: NodeTimeoutError"]
-    }
+    assert asyncio.run(graph.ainvoke({"log": []})) == {"log": ["node timed out: NodeTimeoutError"]}
 
 
 def test_sync_nodes_cannot_have_a_timeout() -> None:

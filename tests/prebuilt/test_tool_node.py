@@ -99,9 +99,7 @@ def test_plain_callables_become_tools() -> None:
 
     node = ToolNode([multiply])
     assert list(node.tools_by_name) == ["multiply"]
-    assert node.invoke([ai(call("multiply", {"a": 3, "b": 4}, "1"))]) == [
-        tm("12", "multiply", "1")
-    ]
+    assert node.invoke([ai(call("multiply", {"a": 3, "b": 4}, "1"))]) == [tm("12", "multiply", "1")]
 
 
 def test_bad_inputs() -> None:

@@ -116,9 +116,7 @@ def test_validation_node_in_a_graph() -> None:
     builder = StateGraph(MessagesState)
     builder.add_node("validation", ValidationNode([SelectNumber]))
     builder.add_edge(START, "validation")
-    out = builder.compile().invoke(
-        {"messages": [ai(call("SelectNumber", {"a": 37}, "1"), id="a")]}
-    )
+    out = builder.compile().invoke({"messages": [ai(call("SelectNumber", {"a": 37}, "1"), id="a")]})
     assert [(m.type, m.content) for m in out["messages"]] == [("ai", ""), ("tool", '{"a":37}')]
 
 

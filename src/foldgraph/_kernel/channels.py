@@ -564,9 +564,7 @@ class DeltaChannel(BaseChannel):
         key: str = "",
     ) -> None:
         if snapshot_frequency <= 0:
-            raise ValueError(
-                f"snapshot_frequency must be a positive int, got {snapshot_frequency}"
-            )
+            raise ValueError(f"snapshot_frequency must be a positive int, got {snapshot_frequency}")
         self.__attrs_init__(
             typ=_concrete(typ if typ is not None else list),
             key=key,

@@ -142,9 +142,7 @@ def _get_prompt_runnable(prompt: Prompt | None) -> Runnable:
     if inspect.iscoroutinefunction(prompt):
 
         def _no_sync(_state: Any) -> Any:
-            raise TypeError(
-                "An async prompt function needs the async API (ainvoke, astream, ...)."
-            )
+            raise TypeError("An async prompt function needs the async API (ainvoke, astream, ...).")
 
         return RunnableLambda(_no_sync, afunc=prompt, name=PROMPT_RUNNABLE_NAME)
     if callable(prompt):

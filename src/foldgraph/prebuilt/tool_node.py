@@ -587,9 +587,7 @@ class ToolNode(Runnable[Any, Any]):
                 }
                 self._finished.keep(key, {**kept, **finished})
             raise failures[0]
-        outputs = [
-            kept[c["id"]] if c["id"] in kept else results[i] for i, c in enumerate(calls)
-        ]
+        outputs = [kept[c["id"]] if c["id"] in kept else results[i] for i, c in enumerate(calls)]
         return self._combine_outputs(outputs, input_type)
 
     # ---------------------------------------------------------------- parsing

@@ -33,6 +33,7 @@ __all__ = ["GraphCore", "own_namespace", "subgraph_of"]
 def _names(channels: str | Sequence[str]) -> list[str]:
     return [channels] if isinstance(channels, str) else list(channels)
 
+
 logger = logging.getLogger("foldgraph.pregel")
 
 CHECKPOINT_FORMAT = 4

@@ -23,9 +23,7 @@ def _events(run: Run, traced: Any) -> list[tuple[str, Any]]:
         event = GraphInterruptEvent(run_id, run.stopped_at, run.snapshot.id, (), ())  # type: ignore[arg-type]
         out.append(("on_interrupt", event))
     elif run.interrupts:
-        event = GraphInterruptEvent(
-            run_id, "pending", run.snapshot.id, (), tuple(run.interrupts)
-        )
+        event = GraphInterruptEvent(run_id, "pending", run.snapshot.id, (), tuple(run.interrupts))
         out.append(("on_interrupt", event))
     return out
 

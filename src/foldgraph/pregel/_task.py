@@ -406,8 +406,10 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
         cached = False
         before = None
         direct = runner.direct
-        if direct is not None and not runner.warn_unreturned_mutations and (
-            runner.cache_policy is None or run.graph.cache is None
+        if (
+            direct is not None
+            and not runner.warn_unreturned_mutations
+            and (runner.cache_policy is None or run.graph.cache is None)
         ):
             # A plain function with nothing around it: called here, as `runner.call` would.
             try:

@@ -34,9 +34,7 @@ def ensure_config(*configs: RunnableConfig | None) -> RunnableConfig:
     return base
 
 
-def patch_configurable(
-    config: RunnableConfig | None, patch: Mapping[str, Any]
-) -> RunnableConfig:
+def patch_configurable(config: RunnableConfig | None, patch: Mapping[str, Any]) -> RunnableConfig:
     """A copy of `config` with `patch` merged into its `configurable` map."""
     if config is None:
         return {"configurable": dict(patch)}

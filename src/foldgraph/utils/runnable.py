@@ -113,9 +113,7 @@ class RunnableCallable(Runnable):
             return result.invoke(input, config)
         return result
 
-    async def ainvoke(
-        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
-    ) -> Any:
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         if self.afunc is None:
             ctx = contextvars.copy_context()
             return await asyncio.get_running_loop().run_in_executor(

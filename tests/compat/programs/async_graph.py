@@ -51,8 +51,12 @@ async def main():
     return {
         "result": [(m.type, m.content) for m in result["messages"]],
         "chunks": [
-            (mode, {k: [(m.type, m.content) for m in v["messages"]] for k, v in c.items()}
-             if mode == "updates" else [(m.type, m.content) for m in c["messages"]])
+            (
+                mode,
+                {k: [(m.type, m.content) for m in v["messages"]] for k, v in c.items()}
+                if mode == "updates"
+                else [(m.type, m.content) for m in c["messages"]],
+            )
             for mode, c in chunks
         ],
         "counted": counted,

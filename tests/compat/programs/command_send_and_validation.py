@@ -26,8 +26,10 @@ class ItemInput(TypedDict):
 
 
 def dispatch(state: State):
-    return Command(goto=[Send("process", {"item": i}) for i in state["items"]],
-                   update={"results": ["dispatched"]})
+    return Command(
+        goto=[Send("process", {"item": i}) for i in state["items"]],
+        update={"results": ["dispatched"]},
+    )
 
 
 def process(state: ItemInput):

@@ -54,10 +54,13 @@ def caught(fn):
     try:
         result = fn()
     except Exception as exc:  # record type and message, as a user would print them
-        return {"type": type(exc).__name__, "message": str(exc),
-                "is_invalid_update": isinstance(exc, InvalidUpdateError),
-                "is_recursion": isinstance(exc, GraphRecursionError),
-                "is_value_error": isinstance(exc, ValueError)}
+        return {
+            "type": type(exc).__name__,
+            "message": str(exc),
+            "is_invalid_update": isinstance(exc, InvalidUpdateError),
+            "is_recursion": isinstance(exc, GraphRecursionError),
+            "is_value_error": isinstance(exc, ValueError),
+        }
     return {"ok": result}
 
 

@@ -23,9 +23,7 @@ def write_essay(topic: str) -> str:
 @entrypoint(checkpointer=InMemorySaver())
 def workflow(topic: str) -> dict:
     essay = write_essay(topic).result()
-    is_approved = interrupt(
-        {"essay": essay, "action": "Please approve/reject the essay"}
-    )
+    is_approved = interrupt({"essay": essay, "action": "Please approve/reject the essay"})
     return {"essay": essay, "is_approved": is_approved}
 
 

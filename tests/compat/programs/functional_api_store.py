@@ -51,7 +51,8 @@ def main():
         ("3", "2", "what is my name?"),
     ]:
         config = {"configurable": {"thread_id": thread, "user_id": user}}
-        for chunk in workflow.stream([{"role": "user", "content": text}], config,
-                                     stream_mode="updates"):
+        for chunk in workflow.stream(
+            [{"role": "user", "content": text}], config, stream_mode="updates"
+        ):
             out.append(chunk)
     return {"updates": out}

@@ -44,29 +44,45 @@ def ns_names(ns):
 
 
 def row(msg, meta):
-    return (type(msg).__name__, msg.content, meta["langgraph_node"],
-            [meta["langgraph_path"][0], meta["langgraph_path"][-1]])
+    return (
+        type(msg).__name__,
+        msg.content,
+        meta["langgraph_node"],
+        [meta["langgraph_path"][0], meta["langgraph_path"][-1]],
+    )
 
 
 def main():
-    plain = [row(*chunk) for chunk in workflow.stream(
-        "hi", {"configurable": {"thread_id": "1"}}, stream_mode="messages")]
+    plain = [
+        row(*chunk)
+        for chunk in workflow.stream(
+            "hi", {"configurable": {"thread_id": "1"}}, stream_mode="messages"
+        )
+    ]
     multi = [
         (mode, row(*chunk) if mode == "messages" else chunk)
         for mode, chunk in workflow.stream(
-            "hi", {"configurable": {"thread_id": "2"}}, stream_mode=["messages", "updates"])
+            "hi", {"configurable": {"thread_id": "2"}}, stream_mode=["messages", "updates"]
+        )
     ]
     nested = [
         (ns_names(ns), mode, row(*chunk) if mode == "messages" else chunk)
         for ns, mode, chunk in workflow.stream(
-            "hi", {"configurable": {"thread_id": "3"}},
-            stream_mode=["messages", "updates"], subgraphs=True)
+            "hi",
+            {"configurable": {"thread_id": "3"}},
+            stream_mode=["messages", "updates"],
+            subgraphs=True,
+        )
     ]
-    in_graph = [row(*chunk) for chunk in graph.stream(
-        {"messages": [("user", "hi")]}, stream_mode="messages")]
+    in_graph = [
+        row(*chunk)
+        for chunk in graph.stream({"messages": [("user", "hi")]}, stream_mode="messages")
+    ]
     in_graph_nested = [
-        (ns_names(ns), row(*chunk)) for ns, chunk in graph.stream(
-            {"messages": [("user", "hi")]}, stream_mode="messages", subgraphs=True)
+        (ns_names(ns), row(*chunk))
+        for ns, chunk in graph.stream(
+            {"messages": [("user", "hi")]}, stream_mode="messages", subgraphs=True
+        )
     ]
     return {
         "plain": plain,

@@ -33,6 +33,7 @@ def main():
     nested = [
         (ns_names(ns), chunk)
         for ns, chunk in crawl.stream(
-            ["a", "b"], {"configurable": {"thread_id": "2"}}, stream_mode="custom", subgraphs=True)
+            ["a", "b"], {"configurable": {"thread_id": "2"}}, stream_mode="custom", subgraphs=True
+        )
     ]
     return {"plain": plain, "nested": nested}

@@ -72,8 +72,13 @@ def chat(inputs: list[BaseMessage], *, previous: list[BaseMessage]):
 def main():
     config = {"configurable": {"thread_id": "1"}}
     parallel = graph.invoke([1, 2, 3], config)
-    retried = list(retrying.stream({"any": "input"}, {"configurable": {"thread_id": "r"}},
-                                   stream_mode=["custom", "updates"]))
+    retried = list(
+        retrying.stream(
+            {"any": "input"},
+            {"configurable": {"thread_id": "r"}},
+            stream_mode=["custom", "updates"],
+        )
+    )
 
     rconfig = {"configurable": {"thread_id": "review"}}
     first = review.invoke("cats", rconfig)

@@ -22,12 +22,12 @@ class State(TypedDict):
 
 
 def a(state: State):
-    trace.append(f'Node A sees {state["aggregate"]}')
+    trace.append(f"Node A sees {state['aggregate']}")
     return {"aggregate": ["A"]}
 
 
 def b(state: State):
-    trace.append(f'Node B sees {state["aggregate"]}')
+    trace.append(f"Node B sees {state['aggregate']}")
     return {"aggregate": ["B"]}
 
 

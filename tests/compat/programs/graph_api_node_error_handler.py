@@ -78,14 +78,19 @@ def main():
     attempts_first = len(attempts)
     state = graph.get_state(config)
     history = [
-        (s.metadata["source"], s.metadata["step"], s.next,
-         [(t.name, t.error is not None) for t in s.tasks])
+        (
+            s.metadata["source"],
+            s.metadata["step"],
+            s.next,
+            [(t.name, t.error is not None) for t in s.tasks],
+        )
         for s in graph.get_state_history(config)
     ]
     tasks = [
         {k: v for k, v in part.items() if k != "id"}
-        for part in build().stream({"query": "news", "log": []},
-                                   {"configurable": {"thread_id": "2"}}, stream_mode="tasks")
+        for part in build().stream(
+            {"query": "news", "log": []}, {"configurable": {"thread_id": "2"}}, stream_mode="tasks"
+        )
     ]
 
     defaults = StateGraph(State).set_node_defaults(error_handler=broken_handler)

@@ -55,9 +55,9 @@ def main():
     builder.set_entry_point("node")
     plain = builder.compile().invoke({"messages": [HumanMessage("Hi")]})
 
-    with_add = (
-        StateGraph(AddState).add_node(node).add_edge(START, "node").compile()
-    ).invoke({"messages": [HumanMessage("Hi")]})
+    with_add = (StateGraph(AddState).add_node(node).add_edge(START, "node").compile()).invoke(
+        {"messages": [HumanMessage("Hi")]}
+    )
 
     graph = StateGraph(MessagesReducerState).add_node(node).set_entry_point("node").compile()
     with_add_messages = graph.invoke({"messages": [{"role": "user", "content": "Hi"}]})

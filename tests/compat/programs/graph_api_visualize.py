@@ -39,9 +39,7 @@ def main():
     drawable = graph.get_graph()
     return {
         "nodes": sorted(drawable.nodes),
-        "edges": sorted(
-            (e.source, e.target, e.conditional) for e in drawable.edges
-        ),
+        "edges": sorted((e.source, e.target, e.conditional) for e in drawable.edges),
         "mermaid": drawable.draw_mermaid(),
         "result": graph.invoke({"messages": []}),
     }

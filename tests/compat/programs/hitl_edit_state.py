@@ -57,8 +57,12 @@ def main():
     return {
         "first": first,
         "before_next": before.next,
-        "edited": {"values": edited.values, "next": edited.next,
-                   "source": edited.metadata["source"], "step": edited.metadata["step"]},
+        "edited": {
+            "values": edited.values,
+            "next": edited.next,
+            "source": edited.metadata["source"],
+            "step": edited.metadata["step"],
+        },
         "rest": rest,
         "skipped_next": skipped.next,
         "after_skip": after_skip,

@@ -67,8 +67,10 @@ def generate_summary(state: SummaryState) -> SummaryState:
 
 def human_review_edit(state: SummaryState) -> SummaryState:
     result = interrupt(
-        {"task": "Please review and edit the generated summary if necessary.",
-         "generated_summary": state["summary"]}
+        {
+            "task": "Please review and edit the generated summary if necessary.",
+            "generated_summary": state["summary"],
+        }
     )
     return {"summary": result["edited_summary"]}
 

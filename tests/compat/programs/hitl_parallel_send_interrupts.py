@@ -75,9 +75,13 @@ def main():
         # The message is a deliberate difference (foldgraph says how to build the map).
         refused = {"error": type(exc).__name__}
 
-    streamed = list(build().stream(
-        {"items": ["p"], "out": [], "paths": []}, {"configurable": {"thread_id": "3"}},
-        stream_mode="updates"))
+    streamed = list(
+        build().stream(
+            {"items": ["p"], "out": [], "paths": []},
+            {"configurable": {"thread_id": "3"}},
+            stream_mode="updates",
+        )
+    )
     return {
         "first": first,
         "first_interrupts": first_interrupts,
@@ -89,7 +93,9 @@ def main():
         "partly_tasks": tasks_of(partly),
         "rest": rest,
         "refused": refused,
-        "history": [(s.metadata["source"], s.metadata["step"], s.next)
-                    for s in graph.get_state_history(config)],
+        "history": [
+            (s.metadata["source"], s.metadata["step"], s.next)
+            for s in graph.get_state_history(config)
+        ],
         "streamed": streamed,
     }

@@ -44,11 +44,13 @@ def weather_search(city: str):
 def make_model():
     return FakeToolCallingModel(
         responses=[
-            AIMessage("", tool_calls=[{"name": "weather_search", "args": {"city": "sf"},
-                                       "id": "w1"}]),
+            AIMessage(
+                "", tool_calls=[{"name": "weather_search", "args": {"city": "sf"}, "id": "w1"}]
+            ),
             AIMessage("The weather in San Francisco is sunny."),
-            AIMessage("", tool_calls=[{"name": "weather_search", "args": {"city": "sf"},
-                                       "id": "w2"}]),
+            AIMessage(
+                "", tool_calls=[{"name": "weather_search", "args": {"city": "sf"}, "id": "w2"}]
+            ),
             AIMessage("Sunny in SF, USA."),
         ]
     )
@@ -91,8 +93,12 @@ def build(model):
         for tool_call in tool_calls:
             result = tools[tool_call["name"]].invoke(tool_call["args"])
             new_messages.append(
-                {"role": "tool", "name": tool_call["name"], "content": result,
-                 "tool_call_id": tool_call["id"]}
+                {
+                    "role": "tool",
+                    "name": tool_call["name"],
+                    "content": result,
+                    "tool_call_id": tool_call["id"],
+                }
             )
         return {"messages": new_messages}
 
@@ -114,8 +120,13 @@ def build(model):
 def run(action: dict):
     graph = build(make_model())
     thread = {"configurable": {"thread_id": "1"}}
-    first = list(graph.stream({"messages": [{"role": "user", "content": "weather in sf?"}]},
-                              thread, stream_mode="updates"))
+    first = list(
+        graph.stream(
+            {"messages": [{"role": "user", "content": "weather in sf?"}]},
+            thread,
+            stream_mode="updates",
+        )
+    )
     pending = graph.get_state(thread)
     second = list(graph.stream(Command(resume=action), thread, stream_mode="updates"))
     state = graph.get_state(thread)

@@ -103,14 +103,20 @@ def main():
     resumed = graph.invoke(Command(resume="yes"), config)
     history = [snapshot(s) for s in graph.get_state_history(config)]
     limited = [s.metadata["step"] for s in graph.get_state_history(config, limit=2)]
-    before_first = [s.metadata["step"] for s in graph.get_state_history(
-        config, before=list(graph.get_state_history(config))[2].config)]
+    before_first = [
+        s.metadata["step"]
+        for s in graph.get_state_history(
+            config, before=list(graph.get_state_history(config))[2].config
+        )
+    ]
     return {
         "first": first,
         "shallow": snapshot(shallow),
-        "shallow_task_state": {k: v for k, v in shallow_task_state["configurable"].items()
-                               if k != "checkpoint_id"}
-        if shallow_task_state else None,
+        "shallow_task_state": {
+            k: v for k, v in shallow_task_state["configurable"].items() if k != "checkpoint_id"
+        }
+        if shallow_task_state
+        else None,
         "deep": snapshot(deep),
         "sub_state": snapshot(sub_state),
         "after_update": snapshot(after_update),

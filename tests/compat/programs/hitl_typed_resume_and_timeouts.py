@@ -82,8 +82,7 @@ async def main():
         await timed.ainvoke({"request": "r", "decision": ""}, {"configurable": {"thread_id": "1"}})
     except NodeTimeoutError as exc:
         # The elapsed time at the end of the message varies from run to run.
-        out["timeout"] = {"error": type(exc).__name__,
-                          "message": str(exc).split(" (elapsed")[0]}
+        out["timeout"] = {"error": type(exc).__name__, "message": str(exc).split(" (elapsed")[0]}
     policy = single(slow_lookup, "lookup", timeout=TimeoutPolicy(run_timeout=0.05))
     try:
         await policy.ainvoke({"request": "r", "decision": ""}, {"configurable": {"thread_id": "2"}})

@@ -47,8 +47,7 @@ def call_model_with_summary(state: State):
     summary = state.get("summary", "")
     messages = state["messages"]
     if summary:
-        messages = [SystemMessage(content=f"Summary of conversation earlier: {summary}"),
-                    *messages]
+        messages = [SystemMessage(content=f"Summary of conversation earlier: {summary}"), *messages]
     return {"messages": [model.invoke(messages)]}
 
 
@@ -72,8 +71,9 @@ def main():
     config = {"configurable": {"thread_id": "1"}}
     deleting = []
     for text in ["hi! I'm bob", "what's my name?"]:
-        for event in app.stream({"messages": [{"role": "user", "content": text}]}, config,
-                                stream_mode="values"):
+        for event in app.stream(
+            {"messages": [{"role": "user", "content": text}]}, config, stream_mode="values"
+        ):
             deleting.append([(m.type, m.content) for m in event["messages"]])
 
     model.i = 0

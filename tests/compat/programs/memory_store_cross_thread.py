@@ -43,8 +43,11 @@ def main():
         ("3", "2", "what is my name?"),
     ]:
         config = {"configurable": {"thread_id": thread, "user_id": user}}
-        chunks = list(graph.stream({"messages": [{"role": "user", "content": text}]},
-                                   config, stream_mode="values"))
+        chunks = list(
+            graph.stream(
+                {"messages": [{"role": "user", "content": text}]}, config, stream_mode="values"
+            )
+        )
         out.append([c["messages"][-1].content for c in chunks])
     items = in_memory_store.search(("memories", "1"))
     return {

@@ -76,16 +76,32 @@ transfer_to_flight_assistant = create_handoff_tool(
     agent_name="flight_assistant", description="Transfer user to the flight-booking assistant."
 )
 
-flight_model = FakeToolCallingModel(responses=[
-    AIMessage("", tool_calls=[{"name": "book_flight", "id": "f1",
-                               "args": {"from_airport": "BOS", "to_airport": "JFK"}}]),
-    AIMessage("", tool_calls=[{"name": "transfer_to_hotel_assistant", "args": {}, "id": "h1"}]),
-])
-hotel_model = FakeToolCallingModel(responses=[
-    AIMessage("", tool_calls=[{"name": "book_hotel", "id": "b1",
-                               "args": {"hotel_name": "McKittrick Hotel"}}]),
-    AIMessage("Your flight and hotel are booked."),
-])
+flight_model = FakeToolCallingModel(
+    responses=[
+        AIMessage(
+            "",
+            tool_calls=[
+                {
+                    "name": "book_flight",
+                    "id": "f1",
+                    "args": {"from_airport": "BOS", "to_airport": "JFK"},
+                }
+            ],
+        ),
+        AIMessage("", tool_calls=[{"name": "transfer_to_hotel_assistant", "args": {}, "id": "h1"}]),
+    ]
+)
+hotel_model = FakeToolCallingModel(
+    responses=[
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "book_hotel", "id": "b1", "args": {"hotel_name": "McKittrick Hotel"}}
+            ],
+        ),
+        AIMessage("Your flight and hotel are booked."),
+    ]
+)
 
 flight_assistant = create_react_agent(
     model=flight_model,
@@ -112,8 +128,14 @@ multi_agent_graph = (
 def main():
     chunks = []
     for ns, chunk in multi_agent_graph.stream(
-        {"messages": [{"role": "user",
-                       "content": "book a flight from BOS to JFK and a stay at McKittrick Hotel"}]},
+        {
+            "messages": [
+                {
+                    "role": "user",
+                    "content": "book a flight from BOS to JFK and a stay at McKittrick Hotel",
+                }
+            ]
+        },
         subgraphs=True,
     ):
         chunks.append(([p.split(":")[0] for p in ns], chunk))

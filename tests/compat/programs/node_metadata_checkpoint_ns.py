@@ -19,14 +19,18 @@ class State(TypedDict):
 @task
 def probe():
     metadata = get_config()["metadata"]
-    return [metadata.get("checkpoint_ns", "-").split(":")[0],
-            metadata["langgraph_checkpoint_ns"].split(":")[0]]
+    return [
+        metadata.get("checkpoint_ns", "-").split(":")[0],
+        metadata["langgraph_checkpoint_ns"].split(":")[0],
+    ]
 
 
 def look(state: State):
     metadata = get_config()["metadata"]
-    own = [metadata.get("checkpoint_ns", "-").split(":")[0],
-           metadata["langgraph_checkpoint_ns"].split(":")[0]]
+    own = [
+        metadata.get("checkpoint_ns", "-").split(":")[0],
+        metadata["langgraph_checkpoint_ns"].split(":")[0],
+    ]
     return {"seen": [*state["seen"], {"node": own, "task": probe().result()}]}
 
 

@@ -43,8 +43,10 @@ def run_sync():
         config = {"configurable": {"thread_id": "1"}}
         first = graph.invoke({"total": 1, "log": []}, config)
         second = graph.invoke({"total": first["total"]}, config)
-        history = [(s.metadata["source"], s.metadata["step"], s.next, s.values)
-                   for s in graph.get_state_history(config)]
+        history = [
+            (s.metadata["source"], s.metadata["step"], s.next, s.values)
+            for s in graph.get_state_history(config)
+        ]
         listed = len(list(checkpointer.list(config)))
         return {"first": first, "second": second, "history": history, "listed": listed}
 

@@ -68,13 +68,23 @@ def prompt(state: AgentState, config: RunnableConfig) -> list:
 
 def main():
     store = InMemoryStore()
-    model = FakeToolCallingModel(responses=[
-        AIMessage("", tool_calls=[{"name": "save_user_info", "id": "s1",
-                                   "args": {"user_info": {"name": "John Smith"}}}]),
-        AIMessage("Saved."),
-        AIMessage("", tool_calls=[{"name": "get_user_info", "args": {}, "id": "g1"}]),
-        AIMessage("You are John Smith."),
-    ])
+    model = FakeToolCallingModel(
+        responses=[
+            AIMessage(
+                "",
+                tool_calls=[
+                    {
+                        "name": "save_user_info",
+                        "id": "s1",
+                        "args": {"user_info": {"name": "John Smith"}},
+                    }
+                ],
+            ),
+            AIMessage("Saved."),
+            AIMessage("", tool_calls=[{"name": "get_user_info", "args": {}, "id": "g1"}]),
+            AIMessage("You are John Smith."),
+        ]
+    )
     agent = create_react_agent(
         model=model,
         tools=[save_user_info, get_user_info],

@@ -56,10 +56,12 @@ def get_user_greeting() -> str:
 
 def main():
     agent = create_react_agent(
-        model=FakeToolCallingModel(responses=[
-            AIMessage("", tool_calls=[{"name": "get_user_greeting", "args": {}, "id": "g1"}]),
-            AIMessage("Greeted."),
-        ]),
+        model=FakeToolCallingModel(
+            responses=[
+                AIMessage("", tool_calls=[{"name": "get_user_greeting", "args": {}, "id": "g1"}]),
+                AIMessage("Greeted."),
+            ]
+        ),
         tools=[get_user_greeting],
         prompt=prompt,
         context_schema=ContextSchema,

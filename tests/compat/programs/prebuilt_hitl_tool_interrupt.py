@@ -51,16 +51,22 @@ def book_hotel(hotel_name: str):
 def run(resume):
     model = FakeToolCallingModel(
         responses=[
-            AIMessage("", tool_calls=[{"name": "book_hotel",
-                                       "args": {"hotel_name": "McKittrick Hotel"}, "id": "b1"}]),
+            AIMessage(
+                "",
+                tool_calls=[
+                    {"name": "book_hotel", "args": {"hotel_name": "McKittrick Hotel"}, "id": "b1"}
+                ],
+            ),
             AIMessage("Booked!"),
         ]
     )
     agent = create_react_agent(model=model, tools=[book_hotel], checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "1"}}
-    first = list(agent.stream(
-        {"messages": [{"role": "user", "content": "book a stay at McKittrick hotel"}]}, config
-    ))
+    first = list(
+        agent.stream(
+            {"messages": [{"role": "user", "content": "book a stay at McKittrick hotel"}]}, config
+        )
+    )
     paused = agent.get_state(config)
     second = list(agent.stream(Command(resume=resume), config))
     return {

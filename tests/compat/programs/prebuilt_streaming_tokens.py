@@ -27,10 +27,20 @@ class FakeStreamingToolModel(GenericFakeChatModel):
         for word in re.split(r"(\s)", message.content) if message.content else []:
             yield ChatGenerationChunk(message=AIMessageChunk(content=word))
         if message.tool_calls:
-            yield ChatGenerationChunk(message=AIMessageChunk(content="", tool_call_chunks=[
-                {"name": c["name"], "args": json.dumps(c["args"]), "id": c["id"], "index": i}
-                for i, c in enumerate(message.tool_calls)
-            ]))
+            yield ChatGenerationChunk(
+                message=AIMessageChunk(
+                    content="",
+                    tool_call_chunks=[
+                        {
+                            "name": c["name"],
+                            "args": json.dumps(c["args"]),
+                            "id": c["id"],
+                            "index": i,
+                        }
+                        for i, c in enumerate(message.tool_calls)
+                    ],
+                )
+            )
 
 
 def get_weather(city: str) -> str:
@@ -39,26 +49,34 @@ def get_weather(city: str) -> str:
 
 
 def script():
-    return iter([
-        AIMessage("", tool_calls=[{"name": "get_weather", "args": {"city": "sf"}, "id": "w1"}]),
-        AIMessage("It is always sunny in San Francisco today."),
-    ])
+    return iter(
+        [
+            AIMessage("", tool_calls=[{"name": "get_weather", "args": {"city": "sf"}, "id": "w1"}]),
+            AIMessage("It is always sunny in San Francisco today."),
+        ]
+    )
 
 
 def main():
-    agent = create_react_agent(model=FakeStreamingToolModel(messages=script()),
-                               tools=[get_weather])
+    agent = create_react_agent(model=FakeStreamingToolModel(messages=script()), tools=[get_weather])
     tokens = []
     for token, metadata in agent.stream(
         {"messages": [{"role": "user", "content": "what is the weather in sf"}]},
         stream_mode="messages",
     ):
-        tokens.append((metadata["langgraph_node"], type(token).__name__, token.content,
-                       [c["name"] for c in getattr(token, "tool_call_chunks", [])]))
-    agent = create_react_agent(model=FakeStreamingToolModel(messages=script()),
-                               tools=[get_weather])
-    updates = list(agent.stream(
-        {"messages": [{"role": "user", "content": "what is the weather in sf"}]},
-        stream_mode="updates",
-    ))
+        tokens.append(
+            (
+                metadata["langgraph_node"],
+                type(token).__name__,
+                token.content,
+                [c["name"] for c in getattr(token, "tool_call_chunks", [])],
+            )
+        )
+    agent = create_react_agent(model=FakeStreamingToolModel(messages=script()), tools=[get_weather])
+    updates = list(
+        agent.stream(
+            {"messages": [{"role": "user", "content": "what is the weather in sf"}]},
+            stream_mode="updates",
+        )
+    )
     return {"tokens": tokens, "updates": updates}

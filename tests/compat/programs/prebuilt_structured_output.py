@@ -57,8 +57,9 @@ def update_user_info(name: str, tool_call_id: Annotated[str, InjectedToolCallId]
     return Command(
         update={
             "user_name": name,
-            "messages": [ToolMessage("Successfully looked up user information",
-                                     tool_call_id=tool_call_id)],
+            "messages": [
+                ToolMessage("Successfully looked up user information", tool_call_id=tool_call_id)
+            ],
         }
     )
 
@@ -66,13 +67,17 @@ def update_user_info(name: str, tool_call_id: Annotated[str, InjectedToolCallId]
 def main():
     model = FakeToolCallingModel(
         responses=[
-            AIMessage("", tool_calls=[
-                {"name": "update_user_info", "args": {"name": "Ada"}, "id": "u1"}]),
-            AIMessage("", tool_calls=[
-                {"name": "get_weather", "args": {"city": "sf"}, "id": "w1"}]),
+            AIMessage(
+                "", tool_calls=[{"name": "update_user_info", "args": {"name": "Ada"}, "id": "u1"}]
+            ),
+            AIMessage("", tool_calls=[{"name": "get_weather", "args": {"city": "sf"}, "id": "w1"}]),
             AIMessage("It's sunny in sf, Ada."),
-            AIMessage("", tool_calls=[
-                {"name": "WeatherResponse", "args": {"conditions": "sunny"}, "id": "s1"}]),
+            AIMessage(
+                "",
+                tool_calls=[
+                    {"name": "WeatherResponse", "args": {"conditions": "sunny"}, "id": "s1"}
+                ],
+            ),
         ]
     )
     agent = create_react_agent(

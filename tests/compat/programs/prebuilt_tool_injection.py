@@ -35,8 +35,9 @@ def user_field(field: Annotated[str, InjectedState("user_id")], suffix: str) -> 
 
 
 @tool
-def remember(fact: str, store: Annotated[object, InjectedStore()],
-             state: Annotated[dict, InjectedState]) -> str:
+def remember(
+    fact: str, store: Annotated[object, InjectedStore()], state: Annotated[dict, InjectedState]
+) -> str:
     """Save a fact about the user."""
     store.put(("facts", state["user_id"]), fact, {"fact": fact})
     return f"saved {fact}"
@@ -53,10 +54,12 @@ def recall(runtime: ToolRuntime) -> str:
 @tool
 def rename(name: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
     """Rename the user."""
-    return Command(update={
-        "user_id": name,
-        "messages": [ToolMessage(f"renamed to {name}", tool_call_id=tool_call_id)],
-    })
+    return Command(
+        update={
+            "user_id": name,
+            "messages": [ToolMessage(f"renamed to {name}", tool_call_id=tool_call_id)],
+        }
+    )
 
 
 @tool
@@ -70,12 +73,7 @@ def call(name, args, call_id):
 
 
 def run(node, calls, store):
-    graph = (
-        StateGraph(State)
-        .add_node("tools", node)
-        .add_edge(START, "tools")
-        .compile(store=store)
-    )
+    graph = StateGraph(State).add_node("tools", node).add_edge(START, "tools").compile(store=store)
     state = {"messages": [AIMessage("", id="ai", tool_calls=calls)], "user_id": "u1"}
     try:
         return graph.invoke(state)
@@ -86,13 +84,19 @@ def run(node, calls, store):
 def main():
     store = InMemoryStore()
     node = ToolNode([whoami, user_field, remember, recall, rename])
-    schemas = {t.name: sorted(t.tool_call_schema.model_json_schema().get("properties", {}))
-               for t in [whoami, user_field, remember, recall, rename]}
-    injected = run(node, [
-        call("whoami", {}, "c1"),
-        call("user_field", {"suffix": "!"}, "c2"),
-        call("remember", {"fact": "likes tea"}, "c3"),
-    ], store)
+    schemas = {
+        t.name: sorted(t.tool_call_schema.model_json_schema().get("properties", {}))
+        for t in [whoami, user_field, remember, recall, rename]
+    }
+    injected = run(
+        node,
+        [
+            call("whoami", {}, "c1"),
+            call("user_field", {"suffix": "!"}, "c2"),
+            call("remember", {"fact": "likes tea"}, "c3"),
+        ],
+        store,
+    )
     recalled = run(node, [call("recall", {}, "c4")], store)
     renamed = run(node, [call("rename", {"name": "u2"}, "c5")], store)
 
@@ -101,10 +105,10 @@ def main():
         "default": run(ToolNode([divide]), bad, store),
         "true": run(ToolNode([divide], handle_tool_errors=True), bad, store),
         "string": run(ToolNode([divide], handle_tool_errors="Try another b."), bad, store),
-        "callable": run(ToolNode([divide], handle_tool_errors=lambda e: f"caught {e!r}"),
-                        bad, store),
-        "tuple_match": run(ToolNode([divide], handle_tool_errors=(ZeroDivisionError,)),
-                           bad, store),
+        "callable": run(
+            ToolNode([divide], handle_tool_errors=lambda e: f"caught {e!r}"), bad, store
+        ),
+        "tuple_match": run(ToolNode([divide], handle_tool_errors=(ZeroDivisionError,)), bad, store),
         "tuple_miss": run(ToolNode([divide], handle_tool_errors=(KeyError,)), bad, store),
         "false": run(ToolNode([divide], handle_tool_errors=False), bad, store),
         "bad_args": run(ToolNode([divide]), [call("divide", {"a": "x"}, "d2")], store),

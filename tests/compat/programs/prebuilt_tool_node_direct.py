@@ -64,13 +64,48 @@ def run_tools(node, state):
 
 def main():
     tool_node = ToolNode([get_weather, get_coolest_cities])
-    single = run_tools(tool_node, {"messages": [AIMessage("", tool_calls=[
-        {"name": "get_weather", "args": {"location": "sf"}, "id": "tool_call_id",
-         "type": "tool_call"}])]})
-    parallel = run_tools(tool_node, {"messages": [AIMessage("", tool_calls=[
-        {"name": "get_coolest_cities", "args": {}, "id": "tool_call_id_1", "type": "tool_call"},
-        {"name": "get_weather", "args": {"location": "sf"}, "id": "tool_call_id_2",
-         "type": "tool_call"}])]})
+    single = run_tools(
+        tool_node,
+        {
+            "messages": [
+                AIMessage(
+                    "",
+                    tool_calls=[
+                        {
+                            "name": "get_weather",
+                            "args": {"location": "sf"},
+                            "id": "tool_call_id",
+                            "type": "tool_call",
+                        }
+                    ],
+                )
+            ]
+        },
+    )
+    parallel = run_tools(
+        tool_node,
+        {
+            "messages": [
+                AIMessage(
+                    "",
+                    tool_calls=[
+                        {
+                            "name": "get_coolest_cities",
+                            "args": {},
+                            "id": "tool_call_id_1",
+                            "type": "tool_call",
+                        },
+                        {
+                            "name": "get_weather",
+                            "args": {"location": "sf"},
+                            "id": "tool_call_id_2",
+                            "type": "tool_call",
+                        },
+                    ],
+                )
+            ]
+        },
+    )
     errors = {}
     for label, node in [
         ("default", ToolNode([flaky])),
@@ -78,23 +113,42 @@ def main():
         ("raise", ToolNode([flaky], handle_tool_errors=False)),
     ]:
         try:
-            errors[label] = run_tools(node, {"messages": [AIMessage("", tool_calls=[
-                {"name": "flaky", "args": {"x": 3}, "id": "f1", "type": "tool_call"}])]})
+            errors[label] = run_tools(
+                node,
+                {
+                    "messages": [
+                        AIMessage(
+                            "",
+                            tool_calls=[
+                                {"name": "flaky", "args": {"x": 3}, "id": "f1", "type": "tool_call"}
+                            ],
+                        )
+                    ]
+                },
+            )
         except ValueError as e:
             errors[label] = {"raised": str(e)}
 
-    model = FakeToolCallingModel(responses=[
-        AIMessage("", tool_calls=[{"name": "get_coolest_cities", "args": {}, "id": "c1"}]),
-        AIMessage("", tool_calls=[{"name": "get_weather", "args": {"location": "nyc"},
-                                   "id": "c2"},
-                                  {"name": "get_weather", "args": {"location": "sf"},
-                                   "id": "c3"}]),
-        AIMessage("NYC is sunny and SF is foggy."),
-    ])
+    model = FakeToolCallingModel(
+        responses=[
+            AIMessage("", tool_calls=[{"name": "get_coolest_cities", "args": {}, "id": "c1"}]),
+            AIMessage(
+                "",
+                tool_calls=[
+                    {"name": "get_weather", "args": {"location": "nyc"}, "id": "c2"},
+                    {"name": "get_weather", "args": {"location": "sf"}, "id": "c3"},
+                ],
+            ),
+            AIMessage("NYC is sunny and SF is foggy."),
+        ]
+    )
 
     def call_model(state: MessagesState):
-        return {"messages": [model.bind_tools([get_weather, get_coolest_cities])
-                             .invoke(state["messages"])]}
+        return {
+            "messages": [
+                model.bind_tools([get_weather, get_coolest_cities]).invoke(state["messages"])
+            ]
+        }
 
     builder = StateGraph(MessagesState)
     builder.add_node("call_model", call_model)

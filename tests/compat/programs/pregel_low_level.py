@@ -45,8 +45,7 @@ def run(logs):
     node2 = NodeBuilder().subscribe_only("b").do(lambda x: x + x).write_to("c")
     app = Pregel(
         nodes={"node1": node1, "node2": node2},
-        channels={"a": EphemeralValue(str), "b": EphemeralValue(str),
-                  "c": EphemeralValue(str)},
+        channels={"a": EphemeralValue(str), "b": EphemeralValue(str), "c": EphemeralValue(str)},
         input_channels=["a"],
         output_channels=["b", "c"],
     )
@@ -60,8 +59,11 @@ def run(logs):
     n2 = NodeBuilder().subscribe_to("b").do(lambda x: x["b"] + x["b"]).write_to("c")
     topic = Pregel(
         nodes={"node1": n1, "node2": n2},
-        channels={"a": EphemeralValue(str), "b": EphemeralValue(str),
-                  "c": Topic(str, accumulate=True)},
+        channels={
+            "a": EphemeralValue(str),
+            "b": EphemeralValue(str),
+            "c": Topic(str, accumulate=True),
+        },
         input_channels=["a"],
         output_channels=["c"],
     )
@@ -71,16 +73,22 @@ def run(logs):
     n2 = NodeBuilder().subscribe_only("b").do(lambda x: x + x).write_to("c")
     reducer = Pregel(
         nodes={"node1": n1, "node2": n2},
-        channels={"a": EphemeralValue(str), "b": EphemeralValue(str),
-                  "c": BinaryOperatorAggregate(str, operator.add)},
+        channels={
+            "a": EphemeralValue(str),
+            "b": EphemeralValue(str),
+            "c": BinaryOperatorAggregate(str, operator.add),
+        },
         input_channels=["a"],
         output_channels=["c"],
     )
     out["reducer"] = reducer.invoke({"a": "foo"})
 
-    loop = NodeBuilder().subscribe_only("value").do(
-        lambda x: x + x if len(x) < 10 else None
-    ).write_to(ChannelWriteEntry("value", skip_none=True))
+    loop = (
+        NodeBuilder()
+        .subscribe_only("value")
+        .do(lambda x: x + x if len(x) < 10 else None)
+        .write_to(ChannelWriteEntry("value", skip_none=True))
+    )
     cycle = Pregel(
         nodes={"example_node": loop},
         channels={"value": EphemeralValue(str)},
@@ -108,12 +116,15 @@ def run(logs):
         output_channels=["b"],
     )
     out["concurrent_last_value"] = attempt(lambda: both.invoke({"a": "x"}))
-    out["channel_keys"] = {name: chan.key for name, chan in both.channels.items()
-                           if not name.startswith("__")}
-    out["subscribe_unknown"] = attempt(lambda: Pregel(
-        nodes={"n": NodeBuilder().subscribe_only("nope").do(lambda x: x).write_to("a")},
-        channels={"a": LastValue(str)},
-        input_channels=["a"],
-        output_channels=["a"],
-    ))
+    out["channel_keys"] = {
+        name: chan.key for name, chan in both.channels.items() if not name.startswith("__")
+    }
+    out["subscribe_unknown"] = attempt(
+        lambda: Pregel(
+            nodes={"n": NodeBuilder().subscribe_only("nope").do(lambda x: x).write_to("a")},
+            channels={"a": LastValue(str)},
+            input_channels=["a"],
+            output_channels=["a"],
+        )
+    )
     return out

@@ -29,8 +29,12 @@ class ChatState(BaseModel):
 
 def add_message(state: ChatState):
     seen.append(
-        (type(state).__name__, type(state.count).__name__, type(state.settings).__name__,
-         type(state.messages[0]).__name__)
+        (
+            type(state).__name__,
+            type(state.count).__name__,
+            type(state.settings).__name__,
+            type(state.messages[0]).__name__,
+        )
     )
     reply = AIMessage(content=f"[{state.settings.tone}] reply {state.count} to {state.context}")
     return {"messages": [reply], "count": state.count + 1}
@@ -47,10 +51,10 @@ def main():
     builder.add_edge(START, "add_message")
     builder.add_conditional_edges("add_message", route)
     graph = builder.compile()
-    result = graph.invoke(
-        {"messages": [("user", "hi")], "context": "greeting", "count": "0"}
+    result = graph.invoke({"messages": [("user", "hi")], "context": "greeting", "count": "0"})
+    stream = list(
+        graph.stream(
+            ChatState(messages=[HumanMessage("yo")], context="c", settings=Settings(tone="curt"))
+        )
     )
-    stream = list(graph.stream(
-        ChatState(messages=[HumanMessage("yo")], context="c", settings=Settings(tone="curt"))
-    ))
     return {"result": result, "stream": stream, "seen": seen}

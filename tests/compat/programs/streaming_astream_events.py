@@ -51,8 +51,7 @@ async def main():
         sequence.append((kind, event["name"]))
         if kind == "on_chat_model_stream":
             tokens.append(event["data"]["chunk"].content)
-            model_meta = {k: v for k, v in event["metadata"].items()
-                          if k.startswith("langgraph_")}
+            model_meta = {k: v for k, v in event["metadata"].items() if k.startswith("langgraph_")}
         if kind == "on_chain_end" and event["name"] == "LangGraph":
             final = event["data"]["output"]
             root_parents = event["parent_ids"]

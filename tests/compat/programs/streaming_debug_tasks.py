@@ -27,14 +27,24 @@ def generate_joke(state: State):
 def summarize(event):
     payload = event["payload"]
     if event["type"] == "checkpoint":
-        detail = {"values": payload["values"], "next": payload["next"],
-                  "source": payload["metadata"]["source"], "step": payload["metadata"]["step"]}
+        detail = {
+            "values": payload["values"],
+            "next": payload["next"],
+            "source": payload["metadata"]["source"],
+            "step": payload["metadata"]["step"],
+        }
     elif event["type"] == "task":
-        detail = {"name": payload["name"], "input": payload["input"],
-                  "triggers": payload["triggers"]}
+        detail = {
+            "name": payload["name"],
+            "input": payload["input"],
+            "triggers": payload["triggers"],
+        }
     else:
-        detail = {"name": payload["name"], "result": payload["result"],
-                  "error": payload.get("error")}
+        detail = {
+            "name": payload["name"],
+            "result": payload["result"],
+            "error": payload.get("error"),
+        }
     return {"type": event["type"], "step": event["step"], **detail}
 
 
@@ -46,22 +56,32 @@ def main():
     builder.add_edge("refine_topic", "generate_joke")
     graph = builder.compile(checkpointer=InMemorySaver())
 
-    debug = [summarize(e) for e in graph.stream(
-        {"topic": "ice cream"}, {"configurable": {"thread_id": "d"}}, stream_mode="debug")]
+    debug = [
+        summarize(e)
+        for e in graph.stream(
+            {"topic": "ice cream"}, {"configurable": {"thread_id": "d"}}, stream_mode="debug"
+        )
+    ]
     tasks = [
         {k: v for k, v in t.items() if k in ("name", "input", "result", "error", "triggers")}
-        for t in graph.stream({"topic": "ice cream"}, {"configurable": {"thread_id": "t"}},
-                              stream_mode="tasks")
+        for t in graph.stream(
+            {"topic": "ice cream"}, {"configurable": {"thread_id": "t"}}, stream_mode="tasks"
+        )
     ]
     checkpoints = [
         {"values": c["values"], "next": c["next"], "step": c["metadata"]["step"]}
-        for c in graph.stream({"topic": "ice cream"}, {"configurable": {"thread_id": "c"}},
-                              stream_mode="checkpoints")
+        for c in graph.stream(
+            {"topic": "ice cream"}, {"configurable": {"thread_id": "c"}}, stream_mode="checkpoints"
+        )
     ]
     graph.invoke({"topic": "x"}, {"configurable": {"thread_id": "exit"}}, durability="exit")
     exit_history = [
         (s.metadata["step"], s.next)
         for s in graph.get_state_history({"configurable": {"thread_id": "exit"}})
     ]
-    return {"debug": debug, "tasks": tasks, "checkpoints": checkpoints,
-            "exit_history": exit_history}
+    return {
+        "debug": debug,
+        "tasks": tasks,
+        "checkpoints": checkpoints,
+        "exit_history": exit_history,
+    }

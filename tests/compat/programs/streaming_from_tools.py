@@ -41,11 +41,14 @@ def get_weather(city: str) -> str:
 
 def main():
     agent = create_react_agent(
-        model=FakeToolCallingModel(responses=[
-            AIMessage("", tool_calls=[{"name": "get_weather", "args": {"city": "sf"},
-                                       "id": "w1"}]),
-            AIMessage("Sunny in sf."),
-        ]),
+        model=FakeToolCallingModel(
+            responses=[
+                AIMessage(
+                    "", tool_calls=[{"name": "get_weather", "args": {"city": "sf"}, "id": "w1"}]
+                ),
+                AIMessage("Sunny in sf."),
+            ]
+        ),
         tools=[get_weather],
     )
     chunks = []
@@ -54,8 +57,10 @@ def main():
         stream_mode=["updates", "custom"],
     ):
         chunks.append((stream_mode, chunk))
-    custom_only = list(agent.stream(
-        {"messages": [{"role": "user", "content": "what is the weather in sf"}]},
-        stream_mode="custom",
-    ))
+    custom_only = list(
+        agent.stream(
+            {"messages": [{"role": "user", "content": "what is the weather in sf"}]},
+            stream_mode="custom",
+        )
+    )
     return {"chunks": chunks, "custom_only": custom_only}

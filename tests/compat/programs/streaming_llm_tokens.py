@@ -12,8 +12,9 @@ from langgraph.graph import START, StateGraph
 from typing_extensions import TypedDict
 
 joke_model = GenericFakeChatModel(
-    messages=iter([AIMessage("Why did the cat sit on the computer? To keep an eye on the mouse.")]
-                  * 3),
+    messages=iter(
+        [AIMessage("Why did the cat sit on the computer? To keep an eye on the mouse.")] * 3
+    ),
     tags=["joke"],
 )
 poem_model = GenericFakeChatModel(

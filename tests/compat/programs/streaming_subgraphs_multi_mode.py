@@ -69,18 +69,27 @@ def main():
     ):
         if mode == "messages":
             msg, meta = payload
-            chunks.append((ns_names(ns), mode, type(msg).__name__, msg.content,
-                           meta["langgraph_node"]))
-            meta_seen.setdefault(meta["langgraph_node"], sorted(
-                k for k in meta if k.startswith("langgraph_") or k.startswith("checkpoint_ns")))
-            meta_seen.setdefault("ns_of_" + meta["langgraph_node"], [
-                p.split(":")[0] for p in meta["langgraph_checkpoint_ns"].split("|")])
+            chunks.append(
+                (ns_names(ns), mode, type(msg).__name__, msg.content, meta["langgraph_node"])
+            )
+            meta_seen.setdefault(
+                meta["langgraph_node"],
+                sorted(
+                    k for k in meta if k.startswith("langgraph_") or k.startswith("checkpoint_ns")
+                ),
+            )
+            meta_seen.setdefault(
+                "ns_of_" + meta["langgraph_node"],
+                [p.split(":")[0] for p in meta["langgraph_checkpoint_ns"].split("|")],
+            )
         else:
             chunks.append((ns_names(ns), mode, payload))
     ns_is_tuple = [type(ns).__name__ for ns, _ in graph.stream(inputs, subgraphs=True)]
     no_sub = list(graph.stream(inputs, stream_mode=["updates", "custom"]))
-    single_mode = [(ns_names(ns), chunk) for ns, chunk in
-                   graph.stream(inputs, stream_mode="custom", subgraphs=True)]
+    single_mode = [
+        (ns_names(ns), chunk)
+        for ns, chunk in graph.stream(inputs, stream_mode="custom", subgraphs=True)
+    ]
     return {
         "chunks": chunks,
         "meta": meta_seen,

@@ -48,8 +48,12 @@ def ns_names(ns):
 
 
 def summary(snapshot):
-    return (snapshot.metadata["source"], snapshot.metadata["step"], snapshot.next,
-            snapshot.values.get("text"))
+    return (
+        snapshot.metadata["source"],
+        snapshot.metadata["step"],
+        snapshot.next,
+        snapshot.values.get("text"),
+    )
 
 
 def main():
@@ -62,8 +66,10 @@ def main():
         .compile(checkpointer=InMemorySaver())
     )
     config = {"configurable": {"thread_id": "doc"}}
-    first = [(ns_names(ns), chunk)
-             for ns, chunk in graph.stream({"text": "", "log": []}, config, subgraphs=True)]
+    first = [
+        (ns_names(ns), chunk)
+        for ns, chunk in graph.stream({"text": "", "log": []}, config, subgraphs=True)
+    ]
 
     paused = graph.get_state(config, subgraphs=True)
     sub_config = paused.tasks[0].state.config
@@ -75,8 +81,10 @@ def main():
     past = next(s for s in graph.get_state_history(config) if s.metadata["step"] == 1)
     fork_config = graph.update_state(past.config, {"text": "FORK"})
     after_fork = [summary(s) for s in graph.get_state_history(config)][:3]
-    forked = [(ns_names(ns), chunk) for ns, chunk in
-              graph.stream(None, fork_config, subgraphs=True, stream_mode="updates")]
+    forked = [
+        (ns_names(ns), chunk)
+        for ns, chunk in graph.stream(None, fork_config, subgraphs=True, stream_mode="updates")
+    ]
     replayed = list(graph.stream(None, past.config, stream_mode="updates"))
     return {
         "first": first,

@@ -58,8 +58,13 @@ def get_weather(city: str):
 raw_model = FakeChatModel(
     structured={
         "get_weather": [{"city": "San Francisco"}],
-        "Router": [{"route": "other"}, {"route": "weather"}, {"route": "weather"},
-                   {"route": "weather"}, {"route": "weather"}],
+        "Router": [
+            {"route": "other"},
+            {"route": "weather"},
+            {"route": "weather"},
+            {"route": "weather"},
+            {"route": "weather"},
+        ],
     }
 )
 model = raw_model.with_structured_output(get_weather)

@@ -111,10 +111,7 @@ class Shared(TypedDict):
 
 
 asking_parent = (
-    StateGraph(Shared)
-    .add_node("child", asking_child)
-    .add_edge(START, "child")
-    .compile()
+    StateGraph(Shared).add_node("child", asking_child).add_edge(START, "child").compile()
 )
 asking_grandparent = (
     StateGraph(Shared)
@@ -132,24 +129,18 @@ def main():
     config = {"configurable": {"thread_id": "1"}}
     first = [
         (ns_names(ns), chunk)
-        for ns, chunk in asking_grandparent.stream(
-            {"my_child_key": "plan"}, config, subgraphs=True
-        )
+        for ns, chunk in asking_grandparent.stream({"my_child_key": "plan"}, config, subgraphs=True)
     ]
     state = asking_grandparent.get_state(config, subgraphs=True)
     resumed = [
         (ns_names(ns), chunk)
-        for ns, chunk in asking_grandparent.stream(
-            Command(resume="yes"), config, subgraphs=True
-        )
+        for ns, chunk in asking_grandparent.stream(Command(resume="yes"), config, subgraphs=True)
     ]
     return {
         "invoke": grandparent_graph.invoke({"my_grandparent_key": "Bob"}),
         "updates": [
             (ns_names(ns), chunk)
-            for ns, chunk in grandparent_graph.stream(
-                {"my_grandparent_key": "Bob"}, subgraphs=True
-            )
+            for ns, chunk in grandparent_graph.stream({"my_grandparent_key": "Bob"}, subgraphs=True)
         ],
         "values": [
             (ns_names(ns), chunk)

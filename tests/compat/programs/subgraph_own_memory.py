@@ -21,13 +21,17 @@ class SubState(TypedDict):
 
 
 def speak(state: SubState):
-    return {"turns": [f"turn {len(state['turns']) + 1}"],
-            "said": f"I have spoken {len(state['turns']) + 1} times"}
+    return {
+        "turns": [f"turn {len(state['turns']) + 1}"],
+        "said": f"I have spoken {len(state['turns']) + 1} times",
+    }
 
 
 def build_sub(checkpointer):
     return (
-        StateGraph(SubState).add_node(speak).add_edge(START, "speak")
+        StateGraph(SubState)
+        .add_node(speak)
+        .add_edge(START, "speak")
         .compile(checkpointer=checkpointer)
     )
 

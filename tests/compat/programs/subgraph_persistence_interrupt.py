@@ -52,13 +52,16 @@ def ns_names(ns):
 
 def main():
     config = {"configurable": {"thread_id": "1"}}
-    first = [(ns_names(ns), chunk) for ns, chunk in
-             graph.stream({"foo": "foo"}, config, subgraphs=True)]
+    first = [
+        (ns_names(ns), chunk) for ns, chunk in graph.stream({"foo": "foo"}, config, subgraphs=True)
+    ]
     parent_state = graph.get_state(config)
     with_sub = graph.get_state(config, subgraphs=True)
     sub_state = with_sub.tasks[0].state
-    resumed = [(ns_names(ns), chunk) for ns, chunk in
-               graph.stream(Command(resume="bar"), config, subgraphs=True)]
+    resumed = [
+        (ns_names(ns), chunk)
+        for ns, chunk in graph.stream(Command(resume="bar"), config, subgraphs=True)
+    ]
     return {
         "first": first,
         "parent_next": parent_state.next,

@@ -65,9 +65,7 @@ def snapshot(state):
         "checkpoint_map": state.config["configurable"].get("checkpoint_map"),
         "metadata": state.metadata,
         "interrupts": [i.value for i in state.interrupts],
-        "tasks": [
-            (t.name, [i.value for i in t.interrupts], nested(t.state)) for t in state.tasks
-        ],
+        "tasks": [(t.name, [i.value for i in t.interrupts], nested(t.state)) for t in state.tasks],
     }
 
 
@@ -98,7 +96,8 @@ def main():
     # Replay the supervisor from the checkpoint before it delegated t2: the worker starts
     # from what it remembered then (t1 only) and asks again.
     before_t2 = next(
-        s for s in supervisor.get_state_history(config)
+        s
+        for s in supervisor.get_state_history(config)
         if s.next == ("delegate",) and s.values.get("task") == "t2"
     )
     replayed = supervisor.invoke(None, before_t2.config)

@@ -51,22 +51,45 @@ class FakeChatModel(BaseChatModel):
 INFO = {"founder": "Harrison Chase", "year": 2022}
 AGENT_MODEL = FakeChatModel(
     responses=[
-        AIMessage("", tool_calls=[{"name": "search", "args": {"query": "LangChain founder"},
-                                   "id": "s1"}]),
-        AIMessage("", tool_calls=[{"name": "scrape_website",
-                                   "args": {"url": "https://langchain.com"}, "id": "w1"}]),
-        AIMessage("", tool_calls=[{"name": "Info", "args": {"founder": "Harrison"},
-                                   "id": "i1"}]),
+        AIMessage(
+            "", tool_calls=[{"name": "search", "args": {"query": "LangChain founder"}, "id": "s1"}]
+        ),
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "scrape_website", "args": {"url": "https://langchain.com"}, "id": "w1"}
+            ],
+        ),
+        AIMessage("", tool_calls=[{"name": "Info", "args": {"founder": "Harrison"}, "id": "i1"}]),
         AIMessage("", tool_calls=[{"name": "Info", "args": INFO, "id": "i2"}]),
     ]
 )
 CHECKER_MODEL = FakeChatModel(
     responses=[
-        AIMessage("", tool_calls=[{"name": "InfoIsSatisfactory", "id": "c1", "args": {
-            "reason": ["founder is incomplete"], "is_satisfactory": False,
-            "improvement_instructions": "Give the full name and the year."}}]),
-        AIMessage("", tool_calls=[{"name": "InfoIsSatisfactory", "id": "c2", "args": {
-            "reason": ["complete"], "is_satisfactory": True}}]),
+        AIMessage(
+            "",
+            tool_calls=[
+                {
+                    "name": "InfoIsSatisfactory",
+                    "id": "c1",
+                    "args": {
+                        "reason": ["founder is incomplete"],
+                        "is_satisfactory": False,
+                        "improvement_instructions": "Give the full name and the year.",
+                    },
+                }
+            ],
+        ),
+        AIMessage(
+            "",
+            tool_calls=[
+                {
+                    "name": "InfoIsSatisfactory",
+                    "id": "c2",
+                    "args": {"reason": ["complete"], "is_satisfactory": True},
+                }
+            ],
+        ),
     ]
 )
 

@@ -56,8 +56,11 @@ llm = FakeToolCallingModel(
             tool_calls=[
                 {
                     "name": "upsert_memory",
-                    "args": {"content": "User likes pizza", "context": "said so",
-                             "memory_id": "pizza"},
+                    "args": {
+                        "content": "User likes pizza",
+                        "context": "said so",
+                        "memory_id": "pizza",
+                    },
                     "id": "call_1",
                 }
             ],

@@ -127,9 +127,7 @@ graph = builder.compile(name="ReAct Agent")
 
 
 async def main():
-    result = await graph.ainvoke(
-        {"messages": [("user", "What is LangGraph?")]}, context=Context()
-    )
+    result = await graph.ainvoke({"messages": [("user", "What is LangGraph?")]}, context=Context())
     return {
         "result": result,
         "prompts": prompts,

@@ -41,8 +41,12 @@ def main():
 
     states = list(graph.get_state_history(config))
     history = [
-        {"next": s.next, "step": s.metadata["step"], "source": s.metadata["source"],
-         "values": s.values}
+        {
+            "next": s.next,
+            "step": s.metadata["step"],
+            "source": s.metadata["source"],
+            "values": s.values,
+        }
         for s in states
     ]
     selected_state = states[1]

@@ -51,21 +51,39 @@ def retrieve_blog_posts(query: str) -> str:
 
 retriever_tool = retrieve_blog_posts
 
-response_model = FakeChatModel(responses=[
-    AIMessage("Hello! How can I help?"),
-    AIMessage("", tool_calls=[{"name": "retrieve_blog_posts", "id": "r1",
-                               "args": {"query": "types of unicorn hacking"}}]),
-    AIMessage("What does Lilian Weng say about types of reward hacking?"),
-    AIMessage("", tool_calls=[{"name": "retrieve_blog_posts", "id": "r2",
-                               "args": {"query": "reward hacking"}}]),
-    AIMessage("Reward hacking is when an agent exploits flaws in the reward function."),
-])
-grader_model = FakeChatModel(responses=[
-    AIMessage("", tool_calls=[{"name": "GradeDocuments", "id": "g1",
-                               "args": {"binary_score": "no"}}]),
-    AIMessage("", tool_calls=[{"name": "GradeDocuments", "id": "g2",
-                               "args": {"binary_score": "yes"}}]),
-])
+response_model = FakeChatModel(
+    responses=[
+        AIMessage("Hello! How can I help?"),
+        AIMessage(
+            "",
+            tool_calls=[
+                {
+                    "name": "retrieve_blog_posts",
+                    "id": "r1",
+                    "args": {"query": "types of unicorn hacking"},
+                }
+            ],
+        ),
+        AIMessage("What does Lilian Weng say about types of reward hacking?"),
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "retrieve_blog_posts", "id": "r2", "args": {"query": "reward hacking"}}
+            ],
+        ),
+        AIMessage("Reward hacking is when an agent exploits flaws in the reward function."),
+    ]
+)
+grader_model = FakeChatModel(
+    responses=[
+        AIMessage(
+            "", tool_calls=[{"name": "GradeDocuments", "id": "g1", "args": {"binary_score": "no"}}]
+        ),
+        AIMessage(
+            "", tool_calls=[{"name": "GradeDocuments", "id": "g2", "args": {"binary_score": "yes"}}]
+        ),
+    ]
+)
 
 
 def generate_query_or_respond(state: MessagesState):
@@ -126,8 +144,14 @@ def main():
     greeting = graph.invoke({"messages": convert_to_messages([("user", "hello!")])})
     chunks = []
     for chunk in graph.stream(
-        {"messages": [{"role": "user",
-                       "content": "What does Lilian Weng say about types of unicorn hacking?"}]}
+        {
+            "messages": [
+                {
+                    "role": "user",
+                    "content": "What does Lilian Weng say about types of unicorn hacking?",
+                }
+            ]
+        }
     ):
         for node, update in chunk.items():
             chunks.append((node, update["messages"][-1]))

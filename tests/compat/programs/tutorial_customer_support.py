@@ -75,10 +75,16 @@ llm = FakeToolCallingModel(
     responses=[
         AIMessage(""),  # empty: the Assistant asks again
         AIMessage("Your flight is 19250."),
-        call("update_ticket_to_new_flight", {"ticket_no": "7240005432906569",
-                                             "new_flight_id": -1}, "u1"),
-        call("update_ticket_to_new_flight", {"ticket_no": "7240005432906569",
-                                             "new_flight_id": 19251}, "u2"),
+        call(
+            "update_ticket_to_new_flight",
+            {"ticket_no": "7240005432906569", "new_flight_id": -1},
+            "u1",
+        ),
+        call(
+            "update_ticket_to_new_flight",
+            {"ticket_no": "7240005432906569", "new_flight_id": 19251},
+            "u2",
+        ),
         AIMessage("Your ticket is now on flight 19251."),
         call("cancel_ticket", {"ticket_no": "7240005432906569"}, "c1"),
         AIMessage("Understood, I will not cancel your ticket."),
@@ -100,8 +106,7 @@ class Assistant:
             result = self.runnable.invoke(state)
             if not result.tool_calls and (
                 not result.content
-                or (isinstance(result.content, list)
-                and not result.content[0].get("text"))
+                or (isinstance(result.content, list) and not result.content[0].get("text"))
             ):
                 messages = [*state["messages"], ("user", "Respond with a real output.")]
                 state = {**state, "messages": messages}
@@ -112,8 +117,11 @@ class Assistant:
 
 assistant_prompt = ChatPromptTemplate.from_messages(
     [
-        ("system", "You are a helpful customer support assistant for Swiss Airlines."
-         "\n\nCurrent user:\n<User>\n{user_info}\n</User>\nCurrent time: {time}."),
+        (
+            "system",
+            "You are a helpful customer support assistant for Swiss Airlines."
+            "\n\nCurrent user:\n<User>\n{user_info}\n</User>\nCurrent time: {time}.",
+        ),
         ("placeholder", "{messages}"),
     ]
 ).partial(time=datetime.now)

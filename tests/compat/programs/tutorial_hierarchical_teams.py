@@ -34,8 +34,10 @@ class FakeChatModel(BaseChatModel):
 
 
 def route(*names: str) -> list[AIMessage]:
-    return [AIMessage("", tool_calls=[{"name": "Router", "args": {"next": n}, "id": f"r{i}"}])
-            for i, n in enumerate(names)]
+    return [
+        AIMessage("", tool_calls=[{"name": "Router", "args": {"next": n}, "id": f"r{i}"}])
+        for i, n in enumerate(names)
+    ]
 
 
 class State(MessagesState):
@@ -64,8 +66,9 @@ def make_supervisor_node(llm: BaseChatModel, members: list[str]):
 
 def search_node(state: State) -> Command[Literal["supervisor"]]:
     return Command(
-        update={"messages": [HumanMessage(content="Found: taylor swift tour dates",
-                                          name="search")]},
+        update={
+            "messages": [HumanMessage(content="Found: taylor swift tour dates", name="search")]
+        },
         goto="supervisor",
     )
 
@@ -99,8 +102,11 @@ def note_taker_node(state: State) -> Command[Literal["supervisor"]]:
 def call_research_team(state: State) -> Command[Literal["supervisor"]]:
     response = research_graph.invoke({"messages": state["messages"][-1]})
     return Command(
-        update={"messages": [HumanMessage(content=response["messages"][-1].content,
-                                          name="research_team")]},
+        update={
+            "messages": [
+                HumanMessage(content=response["messages"][-1].content, name="research_team")
+            ]
+        },
         goto="supervisor",
     )
 

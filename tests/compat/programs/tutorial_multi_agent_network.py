@@ -55,23 +55,31 @@ def make_system_prompt(suffix: str) -> str:
     )
 
 
-research_llm = FakeChatModel(responses=[
-    AIMessage("", tool_calls=[{"name": "tavily_tool", "args": {"query": "UK GDP"},
-                               "id": "t1"}]),
-    AIMessage("Here is the GDP data for the chart generator."),
-])
-chart_llm = FakeChatModel(responses=[
-    AIMessage("", tool_calls=[{"name": "python_repl_tool", "args": {"code": "plot(gdp)"},
-                               "id": "p1"}]),
-    AIMessage("FINAL ANSWER: the chart is in chart.png"),
-])
+research_llm = FakeChatModel(
+    responses=[
+        AIMessage(
+            "", tool_calls=[{"name": "tavily_tool", "args": {"query": "UK GDP"}, "id": "t1"}]
+        ),
+        AIMessage("Here is the GDP data for the chart generator."),
+    ]
+)
+chart_llm = FakeChatModel(
+    responses=[
+        AIMessage(
+            "", tool_calls=[{"name": "python_repl_tool", "args": {"code": "plot(gdp)"}, "id": "p1"}]
+        ),
+        AIMessage("FINAL ANSWER: the chart is in chart.png"),
+    ]
+)
 
 research_agent = create_react_agent(
-    research_llm, tools=[tavily_tool],
+    research_llm,
+    tools=[tavily_tool],
     prompt=make_system_prompt("You can only do research."),
 )
 chart_agent = create_react_agent(
-    chart_llm, [python_repl_tool],
+    chart_llm,
+    [python_repl_tool],
     prompt=make_system_prompt("You can only generate charts."),
 )
 
@@ -85,9 +93,7 @@ def get_next_node(last_message: BaseMessage, goto: str):
 def research_node(state: MessagesState) -> Command[Literal["chart_generator", END]]:
     result = research_agent.invoke(state)
     goto = get_next_node(result["messages"][-1], "chart_generator")
-    result["messages"][-1] = HumanMessage(
-        content=result["messages"][-1].content, name="researcher"
-    )
+    result["messages"][-1] = HumanMessage(content=result["messages"][-1].content, name="researcher")
     return Command(update={"messages": result["messages"]}, goto=goto)
 
 

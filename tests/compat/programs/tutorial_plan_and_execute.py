@@ -60,8 +60,11 @@ executor_llm = FakeChatModel(
 )
 planner_llm = FakeChatModel(
     responses=[
-        call("Plan", {"steps": ["Find the 2024 Australian Open winner",
-                                "Find the winner's hometown"]}, "p1")
+        call(
+            "Plan",
+            {"steps": ["Find the 2024 Australian Open winner", "Find the winner's hometown"]},
+            "p1",
+        )
     ]
 )
 replanner_llm = FakeChatModel(
@@ -100,8 +103,10 @@ class Act(BaseModel):
 
 
 planner_prompt = ChatPromptTemplate.from_messages(
-    [("system", "For the given objective, come up with a simple step by step plan."),
-     ("placeholder", "{messages}")]
+    [
+        ("system", "For the given objective, come up with a simple step by step plan."),
+        ("placeholder", "{messages}"),
+    ]
 )
 planner = planner_prompt | planner_llm.with_structured_output(Plan)
 replanner_prompt = ChatPromptTemplate.from_template(

@@ -36,14 +36,20 @@ class FakeChatModel(BaseChatModel):
         return self
 
 
-ARGS = {"objective": "answer emails", "variables": ["email"], "constraints": ["be brief"],
-        "requirements": ["sign as Bob"]}
-llm = FakeChatModel(responses=[
-    AIMessage("What is the objective of the prompt?"),
-    AIMessage("Any constraints or requirements?"),
-    AIMessage("", tool_calls=[{"name": "PromptInstructions", "args": ARGS, "id": "p1"}]),
-    AIMessage("You answer emails briefly; sign as Bob. Email: {email}"),
-])
+ARGS = {
+    "objective": "answer emails",
+    "variables": ["email"],
+    "constraints": ["be brief"],
+    "requirements": ["sign as Bob"],
+}
+llm = FakeChatModel(
+    responses=[
+        AIMessage("What is the objective of the prompt?"),
+        AIMessage("Any constraints or requirements?"),
+        AIMessage("", tool_calls=[{"name": "PromptInstructions", "args": ARGS, "id": "p1"}]),
+        AIMessage("You answer emails briefly; sign as Bob. Email: {email}"),
+    ]
+)
 
 template = "Your job is to get information from a user about what type of prompt template they want to create."  # noqa: E501
 
@@ -141,5 +147,4 @@ def main():
             transcript.append((next(iter(output)), last_message.type, last_message.content))
         if output and "prompt" in output:
             transcript.append("Done!")
-    return {"transcript": transcript,
-            "final_len": len(graph.get_state(config).values["messages"])}
+    return {"transcript": transcript, "final_len": len(graph.get_state(config).values["messages"])}

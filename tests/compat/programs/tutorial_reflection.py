@@ -17,14 +17,19 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 writer = FakeListChatModel(
-    responses=["Essay v1: The Little Prince is about love.",
-               "Essay v2: The Little Prince is about love and loss.",
-               "Essay v3: a final essay.",
-               "Essay v4: the final essay, with a conclusion."]
+    responses=[
+        "Essay v1: The Little Prince is about love.",
+        "Essay v2: The Little Prince is about love and loss.",
+        "Essay v3: a final essay.",
+        "Essay v4: the final essay, with a conclusion.",
+    ]
 )
 critic = FakeListChatModel(
-    responses=["Critique 1: add detail about loss.", "Critique 2: add a conclusion.",
-               "Critique 3: good."]
+    responses=[
+        "Critique 1: add detail about loss.",
+        "Critique 2: add a conclusion.",
+        "Critique 3: good.",
+    ]
 )
 
 prompt = ChatPromptTemplate.from_messages(

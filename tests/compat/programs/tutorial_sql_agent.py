@@ -75,8 +75,12 @@ class FakeToolCallingModel(BaseChatModel):
 
 llm = FakeToolCallingModel(
     responses=[
-        AIMessage("", tool_calls=[{"name": "sql_db_schema", "id": "s1",
-                                   "args": {"table_names": "Album, Artist"}}]),
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "sql_db_schema", "id": "s1", "args": {"table_names": "Album, Artist"}}
+            ],
+        ),
         AIMessage("", tool_calls=[{"name": "sql_db_query", "id": "q1", "args": {"query": QUERY}}]),
         AIMessage("", tool_calls=[{"name": "sql_db_query", "id": "q2", "args": {"query": QUERY}}]),
         AIMessage("AC/DC has 2 albums, Accept has 1."),
@@ -148,7 +152,8 @@ agent = builder.compile()
 def main():
     question = "Which artist has the most albums?"
     steps = []
-    for step in agent.stream({"messages": [{"role": "user", "content": question}]},
-                             stream_mode="values"):
+    for step in agent.stream(
+        {"messages": [{"role": "user", "content": question}]}, stream_mode="values"
+    ):
         steps.append(step["messages"][-1])
     return {"steps": steps, "nodes": sorted(agent.get_graph().nodes)}

@@ -100,7 +100,6 @@ _SCHEMA = [
 ]
 
 
-
 # Reads: a checkpoint row, then `WHERE ...` (the blobs are read by `seq`, see `_sql`).
 SELECT_SQL = SqlSaver._SELECT
 
