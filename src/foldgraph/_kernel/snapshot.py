@@ -15,7 +15,16 @@ from foldgraph._kernel.frozen import EMPTY_MAP, thaw
 from foldgraph._kernel.names import PULL, RESERVED_WRITES
 from foldgraph._kernel.records import positional_builder
 
-__all__ = ["GraphSpec", "NodeSpec", "Snapshot", "Task", "make_snapshot", "make_task", "task_id"]
+__all__ = [
+    "GraphSpec",
+    "NodeSpec",
+    "Snapshot",
+    "Task",
+    "make_snapshot",
+    "make_task",
+    "path_text",
+    "task_id",
+]
 
 _SHOWN_PATHS: dict[tuple[Any, ...], str] = {}
 """`repr` of a node's pull path, which its every task id hashes (one per node name; a
@@ -35,6 +44,20 @@ def task_id(snapshot_id: str, step: int, path: tuple[Any, ...]) -> str:
     text = bytearray(_hexlify(digest, b"-", 2))
     del text[34], text[29], text[4]
     return text.decode()
+
+
+def path_text(path: tuple[Any, ...]) -> str:
+    """A task path as savers keep it next to the task's writes (`"~"`-joined); a node's
+    pull path is one object for the whole run, so its text is made once."""
+    shown = _PATH_TEXTS.get(path) if path[0] == PULL else None
+    if shown is None:
+        shown = "~".join(map(str, path))
+        if path[0] == PULL and len(_PATH_TEXTS) < _SHOWN_PATHS_MAX:
+            _PATH_TEXTS[path] = shown
+    return shown
+
+
+_PATH_TEXTS: dict[tuple[Any, ...], str] = {}
 
 
 @attrs.frozen(slots=True)

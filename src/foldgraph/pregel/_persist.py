@@ -14,8 +14,8 @@ from typing import Any
 import attrs
 
 from foldgraph._context import interrupt_id
-from foldgraph._kernel.names import NS_END, NS_SEP, PULL
-from foldgraph._kernel.snapshot import Snapshot, Task
+from foldgraph._kernel.names import NS_END, NS_SEP
+from foldgraph._kernel.snapshot import Snapshot, Task, path_text
 from foldgraph.checkpoint.base.id import uuid6_str
 from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.constants import CONF
@@ -164,7 +164,7 @@ class Persistence:
             return
         config = self._address(self.snapshot.id)
         self._persist(
-            self.checkpointer.put_writes, config, list(writes), task.id, _path_str(task.path)
+            self.checkpointer.put_writes, config, list(writes), task.id, path_text(task.path)
         )
 
     def save_task_writes(
@@ -280,18 +280,5 @@ def _task_writes(task: Task, writes: tuple[tuple[str, Any], ...]) -> tuple[Any, 
     return (task._id, origin[0], origin[1], task.path, writes)
 
 
-def _path_str(path: tuple[Any, ...]) -> str:
-    """The task path as savers store it next to its writes (a node's is made once)."""
-    shown = _PULL_PATHS.get(path) if path[0] == PULL else None
-    if shown is None:
-        shown = "~".join(map(str, path))
-        if path[0] == PULL and len(_PULL_PATHS) < _PULL_PATHS_MAX:
-            _PULL_PATHS[path] = shown
-    return shown
-
-
 _NO_WRITES = (("__no_writes__", None),)
 """What a task that wrote nothing saves, so that it reads as done."""
-
-_PULL_PATHS: dict[tuple[Any, ...], str] = {}
-_PULL_PATHS_MAX = 65_536

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from pyrsistent import pmap
 
 from foldgraph._kernel.frozen import is_persistent_map
+from foldgraph._kernel.snapshot import path_text
 from foldgraph._kernel.snapshot import task_id as _task_id
 from foldgraph.checkpoint.base import (
     WRITES_IDX_MAP,
@@ -271,13 +272,11 @@ def _add_writes(
 def _add_task_writes(
     stored: dict[tuple[str, int], _Write], records: Sequence[_TaskWrites]
 ) -> tuple[_TaskWrites, ...] | None:
-    """Record the runner's `_TaskWrites` in `stored`, in the order it saved them (as
-    `_add_writes` would, inline: a history read goes through every checkpoint's).
+    """Record the runner's `_TaskWrites` in `stored`, in the order it saved them.
 
     Returns the records with every task id worked out, when one was not yet (for the
     entry to keep, so that the next read does not hash them again), else None.
     """
-    special_of = WRITES_IDX_MAP.get
     resolved: list[_TaskWrites] | None = None
     for at, (tid, origin_id, origin_step, path, writes) in enumerate(records):
         if tid is None:
@@ -285,27 +284,8 @@ def _add_task_writes(
             if resolved is None:
                 resolved = list(records)
             resolved[at] = (tid, origin_id, origin_step, path, writes)
-        shown = _PATH_TEXTS.get(path)
-        if shown is None:
-            shown = "~".join(map(str, path))
-            if len(_PATH_TEXTS) < _PATH_TEXTS_MAX:
-                _PATH_TEXTS[path] = shown
-        idx = 0
-        for channel, value in writes:
-            special = special_of(channel)
-            if special is None:
-                slot = (tid, idx)
-                if slot not in stored:
-                    stored[slot] = (tid, channel, value, shown)
-            else:
-                stored[(tid, special)] = (tid, channel, value, shown)
-            idx += 1
+        _add_writes(stored, tid, writes, path_text(path))
     return None if resolved is None else tuple(resolved)
-
-
-_PATH_TEXTS: dict[tuple[Any, ...], str] = {}
-"""A task path's text as savers keep it, per path read (a node's pull path is one object)."""
-_PATH_TEXTS_MAX = 65_536
 
 
 def _metadata_of(entry: _Entry) -> dict[str, Any]:
