@@ -46,6 +46,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("shell", ("foldgraph._shell",)),
     ("runner", ("foldgraph.pregel",)),
     ("api", ("foldgraph",)),
+    # Around the library: the console script, the server, the viewer, the reducer
+    # bench. They drive graphs through the public API; nothing below imports them.
+    ("app", ("foldgraph.cli", "foldgraph.server", "foldgraph.ui", "foldgraph.bench")),
 ]
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
 
@@ -164,6 +167,8 @@ def test_the_rules_catch_a_violation() -> None:
     assert layer_of("foldgraph.checkpoint.memory") == "vocabulary"
     assert layer_of("foldgraph.graph.state") == "api"
     assert layer_of("foldgraph._shell.node") == "shell"
+    assert layer_of("foldgraph.cli") == "app"
+    assert RANK[layer_of("foldgraph.server.app")] > RANK[layer_of("foldgraph.graph")]
 
 
 LOAD_ALONE = [
@@ -173,6 +178,7 @@ LOAD_ALONE = [
     ("foldgraph.checkpoint.memory", "vocabulary"),
     ("foldgraph._shell.node", "shell"),
     ("foldgraph.pregel", "runner"),
+    ("foldgraph.graph", "api"),
 ]
 
 

@@ -1,0 +1,7 @@
+"""`python -m foldgraph.cli`: the same as the `foldgraph` console script."""
+
+import sys
+
+from foldgraph.cli import main
+
+sys.exit(main())
