@@ -4,8 +4,8 @@ Loaded with ``-p conformance_plugin`` (``tools/`` on ``PYTHONPATH``) into a pyte
 of a LangGraph sdist's ``tests/``, on LangGraph itself or on foldgraph. It
 
 - on foldgraph (``FOLDGRAPH_CONFORMANCE_LIB=foldgraph``), serves the import root
-  ``langgraph`` from foldgraph with the compat corpus's import hook
-  (``tools/compat.py``); a private LangGraph module (a path segment starting with
+  ``langgraph`` from foldgraph with the import hook the compat corpus uses
+  (``foldgraph.alias``); a private LangGraph module (a path segment starting with
   ``_``) that foldgraph does not have, or a name missing from one it has, is served
   as a stand-in whose every use raises ``PrivateInternalError``, so that a test file
   importing one at its top still collects and only the tests that use it fail;
@@ -29,8 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-import compat  # tools/compat.py: the corpus's import hook, reused as it is
 
 EXCLUSIONS = Path(__file__).with_name("conformance_exclusions.toml")
 ON_FOLDGRAPH = os.environ.get("FOLDGRAPH_CONFORMANCE_LIB") == "foldgraph"
@@ -155,42 +153,42 @@ def _serve_private_names(module: types.ModuleType) -> None:
     module.__getattr__ = __getattr__  # type: ignore[method-assign]
 
 
-class _PublicLoader(compat._AliasLoader):
-    def create_module(self, spec: Any) -> Any:
-        module = super().create_module(spec)
-        _serve_private_names(module)
-        return module
-
-
 def _is_internal(fullname: str) -> bool:
     return any(part.startswith("_") for part in fullname.split(".")[1:])
 
 
-class _ConformanceFinder(compat._LanggraphToFoldgraph):
-    """The corpus's hook, with stand-ins where a test reaches into LangGraph internals
-    (and for the modules the exclusions file names)."""
+def make_finder(stand_in_modules: dict[str, str]) -> importlib.abc.MetaPathFinder:
+    """``foldgraph.alias``'s finder, with stand-ins where a test reaches into LangGraph
+    internals (and for the modules the exclusions file names)."""
+    from foldgraph import alias
 
-    def __init__(self, stand_in_modules: dict[str, str]) -> None:
-        self.stand_in_modules = stand_in_modules
+    class PublicLoader(alias._AliasLoader):
+        def create_module(self, spec: Any) -> Any:
+            module = super().create_module(spec)
+            _serve_private_names(module)
+            return module
 
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != "langgraph" and not fullname.startswith("langgraph."):
-            return None
-        real = "foldgraph" + fullname[len("langgraph") :]
-        if fullname in self.stand_in_modules:
-            return importlib.util.spec_from_loader(fullname, _InternalLoader(None), is_package=True)
-        if _is_internal(fullname):
-            try:
-                found = importlib.util.find_spec(real) is not None
-            except ModuleNotFoundError:
-                found = False
-            return importlib.util.spec_from_loader(
-                fullname, _InternalLoader(real if found else None), is_package=True
-            )
-        spec = super().find_spec(fullname, path, target)
-        if spec is not None:
-            spec.loader = _PublicLoader(real)
-        return spec
+    class ConformanceFinder(alias._LanggraphFinder):
+        def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+            if fullname != "langgraph" and not fullname.startswith("langgraph."):
+                return None
+            if fullname in stand_in_modules:
+                loader = _InternalLoader(None)
+                return importlib.util.spec_from_loader(fullname, loader, is_package=True)
+            if _is_internal(fullname):
+                real = "foldgraph" + fullname[len("langgraph") :]
+                try:
+                    found = importlib.util.find_spec(real) is not None
+                except ModuleNotFoundError:
+                    found = False
+                loader = _InternalLoader(real if found else None)
+                return importlib.util.spec_from_loader(fullname, loader, is_package=True)
+            spec = super().find_spec(fullname, path, target)
+            if spec is not None:
+                spec.loader = PublicLoader(spec.loader.real)
+            return spec
+
+    return ConformanceFinder()
 
 
 # --- pytest hooks
@@ -199,7 +197,7 @@ _EXCLUDED_TESTS, _STAND_IN_MODULES = load_exclusions(SUITE)
 if ON_FOLDGRAPH:
     for _key in [k for k in sys.modules if k == "langgraph" or k.startswith("langgraph.")]:
         del sys.modules[_key]
-    sys.meta_path.insert(0, _ConformanceFinder(_STAND_IN_MODULES))
+    sys.meta_path.insert(0, make_finder(_STAND_IN_MODULES))
 
 _results: dict[str, dict[str, Any]] = {}
 _collection_errors: dict[str, str] = {}

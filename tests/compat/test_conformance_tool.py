@@ -49,7 +49,7 @@ def served_by_foldgraph() -> Any:
     saved = {k: v for k, v in sys.modules.items() if k.split(".")[0] == "langgraph"}
     for key in saved:
         del sys.modules[key]
-    finder = plugin._ConformanceFinder({"langgraph.cache.redis": "only for redis params"})
+    finder = plugin.make_finder({"langgraph.cache.redis": "only for redis params"})
     sys.meta_path.insert(0, finder)
     try:
         yield
