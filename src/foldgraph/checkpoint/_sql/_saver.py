@@ -21,6 +21,7 @@ from foldgraph.checkpoint.base import (
     CheckpointTuple,
 )
 from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from foldgraph.errors import CorruptCheckpointError
 
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
@@ -121,15 +122,37 @@ class SqlSaver(SqlReads, SqlWrites, SqlRetention, BaseCheckpointSaver[int]):
     def _recorded_version(self, cur: Any) -> int | None:
         if not self._meta_exists(cur):
             return None
+        return self._read_version(cur)
+
+    def _read_version(self, cur: Any) -> int | None:
+        """The schema version `fg_meta` records, None when it records none."""
         cur.execute(self._q("SELECT value FROM fg_meta WHERE key = ?"), ("schema_version",))
         row = cur.fetchone()
-        return int(row[0]) if row else None
+        if row is None:
+            return None
+        try:
+            return int(row[0])
+        except (TypeError, ValueError):
+            raise CorruptCheckpointError(
+                f"The foldgraph checkpoint schema version recorded in database "
+                f"{self._database_name(cur)} is {row[0]!r}, not a number: the table "
+                "fg_meta was damaged or written by something else. Restore the database "
+                "from a backup, or set fg_meta's 'schema_version' row to the version this "
+                f"database was created with ({SCHEMA_VERSION} for this foldgraph)."
+            ) from None
+
+    def _database_name(self, cur: Any) -> str:
+        """The database this saver writes, for error messages (SQLite: its file)."""
+        cur.execute("PRAGMA database_list")
+        for _seq, name, path in cur.fetchall():
+            if name == "main":
+                return repr(path) if path else "':memory:'"
+        return "'(unknown)'"
 
     def schema_version(self) -> int:
         with self._tx(write=False) as cur:
-            cur.execute(self._q("SELECT value FROM fg_meta WHERE key = ?"), ("schema_version",))
-            row = cur.fetchone()
-        return int(row[0]) if row else 0
+            version = self._read_version(cur)
+        return 0 if version is None else version
 
     def _ensure_setup(self) -> None:
         if not self.is_setup:
