@@ -36,6 +36,7 @@ from foldgraph.checkpoint.base import (
     writes_sort_key,  # noqa: F401
 )
 from foldgraph.checkpoint.base._plain import plain_tuple
+from foldgraph.checkpoint.memory._encoded import decode, decode_values, encode, encode_values
 from foldgraph.checkpoint.memory._entry import (
     _NO_CHECKPOINTS,
     _SORTED_NAMES,
@@ -151,6 +152,17 @@ class InMemorySaver(BaseCheckpointSaver[int]):
             stored = self._writes.setdefault((thread_id, ns, checkpoint_id), {})
             _add_task_writes(stored, records)
 
+    def with_allowlist(self, extra_allowlist: Any) -> InMemorySaver:
+        """Let a given serializer build `extra_allowlist` types too (in place; returns self).
+
+        Without `serde=` nothing is ever decoded. Extending in place keeps
+        `graph.checkpointer is saver`, as the SQL savers do.
+        """
+        register = getattr(self.serde, "register", None) if self._serde_given else None
+        if register is not None:
+            register(*[t for t in extra_allowlist if isinstance(t, type)])
+        return self
+
     # -- context manager ----------------------------------------------------
 
     def __enter__(self) -> InMemorySaver:
@@ -209,12 +221,18 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         else:
             stored, metadata, parent_id = entry
             checkpoint = _load_checkpoint(stored)
+        writes = self._pending_writes(thread_id, ns, checkpoint_id, entry)
+        if self._serde_given:
+            where = f"checkpoint {checkpoint_id} of thread {thread_id!r}"
+            serde = self.serde
+            checkpoint["channel_values"] = decode_values(serde, checkpoint["channel_values"], where)
+            writes = [(t, ch, decode(serde, v, where, ch)) for t, ch, v in writes]
         return CheckpointTuple(
             config=config,
             checkpoint=checkpoint,
             metadata=_copy_plain(metadata),
             parent_config=_address(thread_id, ns, parent_id) if parent_id else None,
-            pending_writes=self._pending_writes(thread_id, ns, checkpoint_id, entry),
+            pending_writes=writes,
         )
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
@@ -224,10 +242,15 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         as in LangGraph; otherwise it is the latest checkpoint's address.
         Channel values are plain (lists, dicts, messages), as in LangGraph.
         """
-        found = self._stored_tuple(config)
+        found = self._read_tuple(config)
         return None if found is None else plain_tuple(found)
 
     def _stored_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        if type(self).get_tuple is not InMemorySaver.get_tuple:
+            return self.get_tuple(config)  # a subclass's read is called, as LangGraph calls it
+        return self._read_tuple(config)
+
+    def _read_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         thread_id = _configurable(config, "thread_id", "get_tuple")
         ns = config["configurable"].get("checkpoint_ns", "")
         checkpoint_id = get_checkpoint_id(config)
@@ -263,10 +286,22 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         `limit` caps the count. Each tuple is converted to plain values when
         the iteration reaches it.
         """
-        for found in self._stored_list(config, filter=filter, before=before, limit=limit):
+        for found in self._read_list(config, filter=filter, before=before, limit=limit):
             yield plain_tuple(found)
 
     def _stored_list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        if type(self).list is not InMemorySaver.list:  # a subclass's own listing
+            return self.list(config, filter=filter, before=before, limit=limit)
+        return self._read_list(config, filter=filter, before=before, limit=limit)
+
+    def _read_list(
         self,
         config: RunnableConfig | None,
         *,
@@ -327,6 +362,10 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         thread_id = _configurable(config, "thread_id", "put")
         ns = config["configurable"].get("checkpoint_ns", "")
         parent_id = config["configurable"].get("checkpoint_id")
+        if self._serde_given:
+            where = f"checkpoint {checkpoint['id']} of thread {thread_id!r}"
+            values = encode_values(self.serde, checkpoint["channel_values"], where)
+            checkpoint = {**checkpoint, "channel_values": values}  # type: ignore[typeddict-item]
         entry = _entry_of(
             checkpoint, _copy_plain(get_checkpoint_metadata(config, metadata)), parent_id
         )
@@ -351,6 +390,11 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         thread_id = _configurable(config, "thread_id", "put_writes")
         checkpoint_id = _configurable(config, "checkpoint_id", "put_writes")
         ns = config["configurable"].get("checkpoint_ns", "")
+        if self._serde_given:
+            where = (
+                f"a write of task {task_id} on checkpoint {checkpoint_id} of thread {thread_id!r}"
+            )
+            writes = [(ch, encode(self.serde, v, where, ch)) for ch, v in writes]
         with self._lock:
             entry = self.storage.get(thread_id, {}).get(ns, {}).get(checkpoint_id)
             if type(entry) is _Saved and getattr(entry, "writes", None):

@@ -18,6 +18,7 @@ from foldgraph._kernel.frozen import is_persistent_map
 from foldgraph._kernel.snapshot import path_text
 from foldgraph._kernel.snapshot import task_id as _task_id
 from foldgraph.checkpoint.base import WRITES_IDX_MAP, Checkpoint
+from foldgraph.checkpoint.memory._encoded import EncodedValues
 
 # (checkpoint as stored, metadata as stored, parent checkpoint id)
 _Triple = tuple[dict[str, Any], dict[str, Any], str | None]
@@ -34,7 +35,7 @@ def _store_checkpoint(checkpoint: Checkpoint) -> dict[str, Any]:
     stored = dict(checkpoint)
     for key in ("channel_values", "channel_versions"):
         value = stored[key]
-        if not is_persistent_map(value):
+        if not is_persistent_map(value) and type(value) is not EncodedValues:
             stored[key] = pmap(value)
     seen = stored["versions_seen"]
     if not is_persistent_map(seen):
