@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from foldgraph.checkpoint.base import (
+    WRITES_IDX_MAP,  # noqa: F401 - importable from here, as from LangGraph's module
     BaseCheckpointSaver,
     ChannelVersions,
     Checkpoint,
