@@ -4,5 +4,5 @@ import sys
 
 from foldgraph.cli import main
 
-if __name__ == "__main__":  # importing the module (pkgutil.walk_packages) runs nothing
+if __name__ == "__main__":
     sys.exit(main())
