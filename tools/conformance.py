@@ -154,6 +154,7 @@ def run_suite(suite: str, lib: str, pytest_args: list[str], workers: int) -> dic
     python = venv(lib) / "bin" / "python"
     out = CACHE / "results" / f"{suite}-{lib}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
+    previous = json.loads(out.read_text()) if out.exists() else None
     out.unlink(missing_ok=True)
     env = dict(os.environ)
     for key in ("PYTHONPATH", "VIRTUAL_ENV"):
@@ -181,7 +182,13 @@ def run_suite(suite: str, lib: str, pytest_args: list[str], workers: int) -> dic
         raise SystemExit(
             f"conformance: the {suite} run on {lib} wrote no results:\n" + "\n".join(tail)
         )
-    return json.loads(out.read_text())
+    results = json.loads(out.read_text())
+    if pytest_args and previous is not None:
+        # A partial run (some files or tests) updates the last full run's results.
+        for key in ("tests", "collection_errors"):
+            results[key] = {**previous.get(key, {}), **results.get(key, {})}
+        out.write_text(json.dumps(results, indent=0, sort_keys=True))
+    return results
 
 
 def load_results(suite: str, lib: str) -> dict[str, Any] | None:

@@ -8,7 +8,7 @@ import typing
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import timedelta
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, Self
 
 import attrs
 import typing_extensions
@@ -50,10 +50,9 @@ from foldgraph.types import (
 
 __all__ = ["CompiledStateGraph", "StateGraph"]
 
-StateT = TypeVar("StateT")
-ContextT = TypeVar("ContextT")
-InputT = TypeVar("InputT")
-OutputT = TypeVar("OutputT")
+# LangGraph's type variables: context, input and output have defaults, so
+# `StateGraph[State]` is a complete type as it is there.
+from foldgraph.typing import ContextT, InputT, OutputT, StateT
 
 
 @attrs.frozen(slots=True)

@@ -7,11 +7,13 @@ import hashlib
 import random
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import attrs
 from langchain_core.messages import BaseMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import merge_configs
 
 from foldgraph._context import TASK_SCOPE
 from foldgraph._kernel.channels import Overwrite
@@ -196,6 +198,45 @@ class NodeRunner:
         if isinstance(self.retry_policy, RetryPolicy):
             return (self.retry_policy,)
         return tuple(self.retry_policy)
+
+    # -- LangGraph's `PregelNode` surface: `graph.nodes[name]` called on its own -------------
+
+    @property
+    def tags(self) -> list[str] | None:
+        return None
+
+    @property
+    def subgraphs(self) -> list[Any]:
+        """The graph this node runs or calls, if any (as `get_subgraphs` finds it)."""
+        from foldgraph.pregel._core import subgraph_of
+
+        found = subgraph_of(self)
+        return [found] if found is not None else []
+
+    def copy(self, update: Mapping[str, Any]) -> NodeRunner:
+        """A copy with the fields in `update` replaced."""
+        return attrs.evolve(self, **update)
+
+    def _own_config(self, config: RunnableConfig | None) -> RunnableConfig:
+        return merge_configs({"metadata": dict(self.metadata)}, config)
+
+    def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        """Call the node's runnable alone, outside any graph (writes nothing)."""
+        return self.bound.invoke(input, self._own_config(config), **kwargs)
+
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        return await self.bound.ainvoke(input, self._own_config(config), **kwargs)
+
+    def stream(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Iterator[Any]:
+        yield from self.bound.stream(input, self._own_config(config), **kwargs)
+
+    async def astream(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        async for chunk in self.bound.astream(input, self._own_config(config), **kwargs):
+            yield chunk
 
     # -- input ------------------------------------------------------------------------------
 
