@@ -1,0 +1,5 @@
+"""Crons: create, update, delete, search, count."""
+
+from __future__ import annotations
+
+routes: list = []

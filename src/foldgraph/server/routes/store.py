@@ -1,0 +1,5 @@
+"""The long-term memory store: items, search, namespaces."""
+
+from __future__ import annotations
+
+routes: list = []
