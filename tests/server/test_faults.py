@@ -82,3 +82,37 @@ def test_the_test_project_config_has_no_warnings() -> None:
     from foldgraph.server.config import load_config
 
     assert load_config(PROJECT / "langgraph.json").warnings == ()
+
+
+LANGGRAPH_FILE = """
+import operator
+from typing import Annotated
+from typing_extensions import TypedDict
+from langgraph.graph import StateGraph, START
+
+class State(TypedDict):
+    items: Annotated[list, operator.add]
+
+def hello(state):
+    return {"items": ["hello"]}
+
+builder = StateGraph(State)
+builder.add_node(hello)
+builder.add_edge(START, "hello")
+graph = builder.compile()
+"""
+
+
+def test_a_langgraph_file_needs_the_alias_and_runs_with_it(tmp_path) -> None:
+    (tmp_path / "agent.py").write_text(LANGGRAPH_FILE)
+    (tmp_path / "langgraph.json").write_text(json.dumps({"graphs": {"agent": "./agent.py:graph"}}))
+    refused = _dev(tmp_path / "langgraph.json")
+    assert refused.returncode == 2
+    assert "start the server with --alias-langgraph" in refused.stderr
+    args = [*dev_args(tmp_path / "db.sqlite", tmp_path / "langgraph.json"), "--alias-langgraph"]
+    server = Server(args).start()
+    try:
+        client = get_sync_client(url=server.url, api_key=None)
+        assert client.runs.wait(None, "agent", input={"items": []}) == {"items": ["hello"]}
+    finally:
+        server.stop()

@@ -1,4 +1,4 @@
-"""`--database-url postgresql://...`: threads, runs and checkpoints in PostgreSQL, kept over a restart."""
+"""`--database-url postgresql://...`: threads, runs, checkpoints in PostgreSQL, over a restart."""
 
 from __future__ import annotations
 

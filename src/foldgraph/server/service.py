@@ -123,14 +123,26 @@ class Service:
 
     # -- runs ------------------------------------------------------------------------------
 
-    async def create_run(self, thread_id: str | None, body: Mapping[str, Any]) -> Json:
-        """Validate a run request, apply its multitask strategy, and queue it."""
+    async def create_run(
+        self,
+        thread_id: str | None,
+        body: Mapping[str, Any],
+        *,
+        thread_metadata: Mapping[str, Any] | None = None,
+    ) -> Json:
+        """Validate a run request, apply its multitask strategy, and queue it.
+
+        `thread_metadata`: the metadata of a thread the run creates (stateless, or
+        `if_not_exists="create"`), as the auth handlers stamped it.
+        """
         kwargs, options = parse_run_body(body, stateless=thread_id is None)
         assistant = await self.assistant(options["assistant_id"])
         run_id = new_id()
         metadata = dict(options["metadata"] or {})
         if thread_id is None:
-            thread = self.new_thread(metadata={"graph_id": assistant["graph_id"]})
+            thread = self.new_thread(
+                metadata={**(thread_metadata or {}), "graph_id": assistant["graph_id"]}
+            )
             await self.storage.put_thread(thread)
             thread_id = thread["thread_id"]
             kwargs["temporary"] = options["on_completion"] != "keep"
@@ -139,7 +151,9 @@ class Service:
             if thread is None:
                 if options["if_not_exists"] != "create":
                     raise HTTPError(404, f"Thread with ID {thread_id} not found")
-                await self.storage.put_thread(self.new_thread(thread_id), if_exists="do_nothing")
+                await self.storage.put_thread(
+                    self.new_thread(thread_id, thread_metadata), if_exists="do_nothing"
+                )
             strategy = options["multitask_strategy"]
             active = await self.storage.active_runs(thread_id)
             if active and strategy == "reject":

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from foldgraph.server.auth import allow, authorize, matches
 from foldgraph.server.http import (
     HTTPError,
     JSONResponse,
@@ -50,15 +51,46 @@ async def _thread_id(request: Request) -> str:
     return uuid_param(request, "thread_id", "thread")
 
 
+async def _create(request: Request, thread_id: str | None, body: dict[str, Any]) -> dict:
+    """Authorize (threads.create_run, and threads.create for a thread made on the way), then
+    create the run."""
+    service = _service(request)
+    value = {
+        "thread_id": thread_id,
+        "assistant_id": body.get("assistant_id"),
+        "metadata": dict(body.get("metadata") or {}),
+        "multitask_strategy": body.get("multitask_strategy", "enqueue"),
+        "if_not_exists": body.get("if_not_exists", "reject"),
+        "after_seconds": body.get("after_seconds", 0),
+        "kwargs": body,
+    }
+    thread = await service.storage.get_thread(thread_id) if thread_id else None
+    await allow(
+        request,
+        "threads",
+        "create_run",
+        value,
+        metadata=thread["metadata"] if thread else None,
+        missing=f"Thread with ID {thread_id} not found",
+    )
+    body = {**body, "metadata": value["metadata"]}
+    thread_metadata = None
+    if thread is None and (thread_id is None or body.get("if_not_exists") == "create"):
+        made = {"thread_id": thread_id, "metadata": {}, "if_exists": "do_nothing"}
+        await authorize(request, "threads", "create", made)
+        thread_metadata = made["metadata"]
+    return await service.create_run(thread_id, body, thread_metadata=thread_metadata)
+
+
 # -- create --------------------------------------------------------------------------------
 
 
 async def create_run(request: Request) -> Response:
-    service = _service(request)
+    _service(request)
     stateless = "thread_id" not in request.path_params
     thread_id = None if stateless else await _thread_id(request)
     body = await read_object(request)
-    run = await service.create_run(thread_id, body)
+    run = await _create(request, thread_id, body)
     headers = {"Content-Location": f"/threads/{run['thread_id']}/runs/{run['run_id']}"}
     return JSONResponse(run_json(run), headers=headers)
 
@@ -68,7 +100,7 @@ async def stream_run(request: Request) -> Response:
     stateless = "thread_id" not in request.path_params
     thread_id = None if stateless else await _thread_id(request)
     body = await read_object(request)
-    run = await service.create_run(thread_id, body)
+    run = await _create(request, thread_id, body)
     cancel_on_disconnect = body.get("on_disconnect") == "cancel"
     return _sse(
         service,
@@ -84,7 +116,7 @@ async def wait_run(request: Request) -> Response:
     stateless = "thread_id" not in request.path_params
     thread_id = None if stateless else await _thread_id(request)
     body = await read_object(request)
-    run = await service.create_run(thread_id, body)
+    run = await _create(request, thread_id, body)
     return _wait(
         service, run, body.get("on_disconnect") == "cancel", _locations(run, stateless, "join")
     )
@@ -107,25 +139,33 @@ def _wait(
 
 
 async def batch_runs(request: Request) -> Response:
-    service = _service(request)
+    _service(request)
     body = await read_json(request, default=[])
     if not isinstance(body, list):
         raise HTTPError(422, "The request body must be a JSON array of runs")
     for item in body:  # check every run before queueing any
         parse_run_body(item, stateless=True)
-    runs = [run_json(await service.create_run(None, item)) for item in body]
+    runs = [run_json(await _create(request, None, item)) for item in body]
     return JSONResponse(runs)
 
 
 # -- read ----------------------------------------------------------------------------------
 
 
-async def _run_of(service: Service, request: Request) -> dict[str, Any]:
+async def _run_of(service: Service, request: Request, action: str = "read") -> dict[str, Any]:
     thread_id = await _thread_id(request)
     run_id = uuid_param(request, "run_id", "run")
     run = await service.storage.get_run(run_id)
     if run is None or run["thread_id"] != thread_id:
         raise HTTPError(404, "Not Found")
+    thread = await service.storage.get_thread(thread_id)
+    await allow(
+        request,
+        "threads",
+        action,
+        {"thread_id": thread_id, "run_id": run_id},
+        metadata=(thread or {}).get("metadata") or {},
+    )
     return run
 
 
@@ -136,7 +176,15 @@ async def _fresh(service: Service, run: dict[str, Any]) -> dict[str, Any]:
 async def list_runs(request: Request) -> Response:
     service = _service(request)
     thread_id = await _thread_id(request)
-    await service.thread(thread_id)
+    thread = await service.thread(thread_id)
+    await allow(
+        request,
+        "threads",
+        "read",
+        {"thread_id": thread_id},
+        metadata=thread["metadata"],
+        missing=f"Thread with ID {thread_id} not found",
+    )
     runs = await service.storage.list_runs(
         thread_id,
         status=request.query_params.get("status"),
@@ -157,7 +205,7 @@ async def get_run(request: Request) -> Response:
 
 async def delete_run(request: Request) -> Response:
     service = _service(request)
-    run = await _run_of(service, request)
+    run = await _run_of(service, request, "delete")
     if run["status"] in ("pending", "running"):
         raise HTTPError(409, "Cannot delete a run that is pending or running; cancel it first")
     await service.storage.delete_run(run["run_id"])
@@ -194,7 +242,7 @@ async def join_stream(request: Request) -> Response:
 
 async def cancel_run(request: Request) -> Response:
     service = _service(request)
-    run = await _run_of(service, request)
+    run = await _run_of(service, request, "update")
     action = request.query_params.get("action", "interrupt")
     if action not in ("interrupt", "rollback"):
         raise HTTPError(422, f'"action" must be "interrupt" or "rollback", got {action!r}')
@@ -233,6 +281,15 @@ async def cancel_many(request: Request) -> Response:
             ("pending", "running") if status == "all" else (status,)
         )
     runs = [r for r in runs if r["status"] in ("pending", "running")]
+    visible = []
+    for run in runs:
+        thread = await service.storage.get_thread(run["thread_id"])
+        filters = await authorize(
+            request, "threads", "update", {"thread_id": run["thread_id"], "run_id": run["run_id"]}
+        )
+        if matches((thread or {}).get("metadata"), filters):
+            visible.append(run)
+    runs = visible
     if status and status != "all":
         runs = [r for r in runs if r["status"] == status]
     if not runs:

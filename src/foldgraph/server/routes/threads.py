@@ -16,6 +16,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from foldgraph.server import serde
+from foldgraph.server.auth import allow, equality_part, matches
 from foldgraph.server.http import (
     HTTPError,
     JSONResponse,
@@ -38,6 +39,24 @@ def _tid(request: Request) -> str:
     return uuid_param(request, "thread_id", "thread")
 
 
+async def owned_thread(
+    request: Request, action: str = "read", value: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The path's thread, if the caller may `action` it (404 otherwise, as if missing)."""
+    service = _service(request)
+    thread_id = _tid(request)
+    thread = await service.thread(thread_id)
+    await allow(
+        request,
+        "threads",
+        action,
+        {"thread_id": thread_id, **(value or {})},
+        metadata=thread["metadata"],
+        missing=f"Thread with ID {thread_id} not found",
+    )
+    return thread
+
+
 # -- records -------------------------------------------------------------------------------
 
 
@@ -58,11 +77,23 @@ async def create_thread(request: Request) -> Response:
     supersteps = field(body, "supersteps", "array")
     if graph_id is not None:
         metadata = {**metadata, "graph_id": graph_id}
+    value = {"thread_id": thread_id, "metadata": dict(metadata), "if_exists": if_exists}
+    await allow(request, "threads", "create", value)
+    metadata = value["metadata"]
     record = service.new_thread(thread_id, metadata)
     try:
         thread = await service.storage.put_thread(record, if_exists=if_exists)
     except Conflict as err:
         raise HTTPError(409, str(err)) from None
+    if thread is not record:  # do_nothing answered with an existing thread: is it theirs?
+        await allow(
+            request,
+            "threads",
+            "read",
+            {"thread_id": thread["thread_id"]},
+            metadata=thread["metadata"],
+            missing=f"Thread with ID {thread['thread_id']} not found",
+        )
     if supersteps and thread is record:
         thread = await _apply_supersteps(service, thread, supersteps)
     return JSONResponse(thread_json(thread))
@@ -120,8 +151,7 @@ async def refresh_thread(service: Service, thread_id: str, graph: Any) -> dict[s
 
 
 async def get_thread(request: Request) -> Response:
-    service = _service(request)
-    return JSONResponse(thread_json(await service.thread(_tid(request))))
+    return JSONResponse(thread_json(await owned_thread(request)))
 
 
 async def patch_thread(request: Request) -> Response:
@@ -129,8 +159,10 @@ async def patch_thread(request: Request) -> Response:
     thread_id = _tid(request)
     body = await read_object(request)
     metadata = field(body, "metadata", "object", default={})
+    value = {"metadata": dict(metadata)}
+    await owned_thread(request, "update", value)
     try:
-        thread = await service.storage.patch_thread(thread_id, {"metadata": metadata})
+        thread = await service.storage.patch_thread(thread_id, {"metadata": value["metadata"]})
     except NotFound as err:
         raise HTTPError(404, str(err)) from None
     return JSONResponse(thread_json(thread))
@@ -139,7 +171,7 @@ async def patch_thread(request: Request) -> Response:
 async def delete_thread(request: Request) -> Response:
     service = _service(request)
     thread_id = _tid(request)
-    thread = await service.thread(thread_id)
+    thread = await owned_thread(request, "delete")
     for run in await service.storage.active_runs(thread_id):
         await service.cancel_run(run, "interrupt")
     await service.storage.delete_thread(thread["thread_id"])
@@ -151,9 +183,18 @@ async def delete_thread(request: Request) -> Response:
 async def search_threads(request: Request) -> Response:
     service = _service(request)
     body = await read_object(request)
+    value = {
+        "metadata": dict(field(body, "metadata", "object", default={})),
+        "values": field(body, "values", "object"),
+        "status": body.get("status"),
+        "limit": body.get("limit", 10),
+        "offset": body.get("offset", 0),
+        "ids": body.get("ids"),
+    }
+    filters = await allow(request, "threads", "search", value)
     threads = await service.storage.search_threads(
         ids=field(body, "ids", "array"),
-        metadata=field(body, "metadata", "object"),
+        metadata={**value["metadata"], **equality_part(filters)} or None,
         values=field(body, "values", "object"),
         status=field(body, "status", "string", choices=("idle", "busy", "interrupted", "error")),
         limit=field(body, "limit", "integer", default=10),
@@ -162,14 +203,17 @@ async def search_threads(request: Request) -> Response:
         sort_order=field(body, "sort_order", "string", choices=("asc", "desc")),
     )
     fields = field(body, "select", "array")
+    threads = [t for t in threads if matches(t["metadata"], filters)]
     return JSONResponse([select(thread_json(t), fields) for t in threads])
 
 
 async def count_threads(request: Request) -> Response:
     service = _service(request)
     body = await read_object(request)
+    value = {"metadata": dict(field(body, "metadata", "object", default={}))}
+    filters = await allow(request, "threads", "search", value)
     count = await service.storage.count_threads(
-        metadata=field(body, "metadata", "object"),
+        metadata={**value["metadata"], **equality_part(filters)} or None,
         values=field(body, "values", "object"),
         status=field(body, "status", "string"),
     )
@@ -178,7 +222,7 @@ async def count_threads(request: Request) -> Response:
 
 async def copy_thread(request: Request) -> Response:
     service = _service(request)
-    source = await service.thread(_tid(request))
+    source = await owned_thread(request)
     copy = service.new_thread(new_id(), source["metadata"])
     await service.storage.put_thread(copy)
     saver = service.checkpointer
@@ -228,6 +272,9 @@ async def prune_threads(request: Request) -> Response:
         thread = await service.storage.get_thread(str(thread_id))
         if thread is None:
             continue
+        filters = await allow(request, "threads", "delete", {"thread_id": thread["thread_id"]})
+        if not matches(thread["metadata"], filters):
+            continue
         pruned += 1
         if strategy == "delete":
             await service.storage.delete_thread(thread["thread_id"])
@@ -266,8 +313,10 @@ def _config(thread_id: str, checkpoint: dict[str, Any] | None = None) -> dict[st
     return {"configurable": conf}
 
 
-async def _state(service: Service, thread_id: str, checkpoint: dict | None, subgraphs: bool):
-    thread = await service.thread(thread_id)
+async def _state(request: Request, checkpoint: dict | None, subgraphs: bool) -> dict:
+    service = _service(request)
+    thread = await owned_thread(request)
+    thread_id = thread["thread_id"]
     if not (thread["metadata"] or {}).get("graph_id"):
         return serde.empty_state_json((checkpoint or {}).get("checkpoint_id"), thread_id)
     config = _config(thread_id, checkpoint)
@@ -279,26 +328,26 @@ async def _state(service: Service, thread_id: str, checkpoint: dict | None, subg
 
 
 async def get_state(request: Request) -> Response:
-    service = _service(request)
+    _service(request)
     subgraphs = query_bool(request, "subgraphs")
     checkpoint_id = request.path_params.get("checkpoint_id")
     checkpoint = {"checkpoint_id": checkpoint_id} if checkpoint_id else None
-    return JSONResponse(await _state(service, _tid(request), checkpoint, subgraphs))
+    return JSONResponse(await _state(request, checkpoint, subgraphs))
 
 
 async def get_state_at(request: Request) -> Response:
-    service = _service(request)
+    _service(request)
     body = await read_object(request)
     checkpoint = field(body, "checkpoint", "object", required=True)
     subgraphs = bool(field(body, "subgraphs", "boolean", default=False))
-    return JSONResponse(await _state(service, _tid(request), checkpoint, subgraphs))
+    return JSONResponse(await _state(request, checkpoint, subgraphs))
 
 
 async def update_state(request: Request) -> Response:
     service = _service(request)
     thread_id = _tid(request)
     body = await read_object(request)
-    thread = await service.thread(thread_id)
+    thread = await owned_thread(request, "update")
     values = body.get("values")
     as_node = field(body, "as_node", "string")
     checkpoint = field(body, "checkpoint", "object")
@@ -329,8 +378,10 @@ async def update_state(request: Request) -> Response:
     )
 
 
-async def _history(service: Service, thread_id: str, options: dict[str, Any]) -> list[dict]:
-    thread = await service.thread(thread_id)
+async def _history(request: Request, options: dict[str, Any]) -> list[dict]:
+    service = _service(request)
+    thread = await owned_thread(request)
+    thread_id = thread["thread_id"]
     if not (thread["metadata"] or {}).get("graph_id"):
         return []
     limit = options.get("limit")
@@ -352,21 +403,21 @@ async def _history(service: Service, thread_id: str, options: dict[str, Any]) ->
 
 
 async def post_history(request: Request) -> Response:
-    service = _service(request)
+    _service(request)
     body = await read_object(request)
     field(body, "limit", "integer")
     field(body, "before", ("string", "object"))
     field(body, "metadata", "object")
     field(body, "checkpoint", "object")
-    return JSONResponse(await _history(service, _tid(request), body))
+    return JSONResponse(await _history(request, body))
 
 
 async def get_history(request: Request) -> Response:
-    service = _service(request)
+    _service(request)
     options: dict[str, Any] = {"limit": query_int(request, "limit", 10)}
     if request.query_params.get("before"):
         options["before"] = request.query_params["before"]
-    return JSONResponse(await _history(service, _tid(request), options))
+    return JSONResponse(await _history(request, options))
 
 
 routes = [

@@ -643,3 +643,13 @@ class SqlStorage(Storage, abc.ABC):
             " WHERE enabled = 1 AND next_run_date IS NOT NULL AND next_run_date <= ?",
             [now],
         )
+
+    async def advance_cron(self, cron_id: str, expected: str, following: str | None) -> bool:
+        changed = await self._execute(
+            self._q(
+                "UPDATE srv_crons SET next_run_date = ?, enabled = ?, updated_at = ?"
+                " WHERE cron_id = ? AND next_run_date = ?"
+            ),
+            [following, 1 if following is not None else 0, now_iso(), cron_id, expected],
+        )
+        return changed == 1

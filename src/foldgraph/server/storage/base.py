@@ -241,3 +241,11 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def due_crons(self, now: str) -> list[Json]:
         """Enabled crons whose `next_run_date` is at or before `now`."""
+
+    @abc.abstractmethod
+    async def advance_cron(self, cron_id: str, expected: str, following: str | None) -> bool:
+        """Move a due cron's `next_run_date` from `expected` to `following` (None: disable).
+
+        True for exactly one caller per due time, so a cron fires once however many
+        schedulers look at it.
+        """
