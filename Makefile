@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-compare bench-storage parity clean
+.PHONY: demo test lint bench bench-quick bench-compare bench-storage parity clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+# Smoke run of every benchmark workload (small sizes, one repeat, one process: seconds).
+# Exits 1 when a workload crashes or computes a wrong result; no timing is asserted.
+bench-quick: $(STAMP)
+	$(BIN)/python -m benchmarks --quick
 
 # Same benchmarks with LangGraph installed beside foldgraph, side by side.
 bench-compare: $(STAMP)

@@ -342,9 +342,9 @@ def _read_bench(lib: Lib, kind: str, n: int) -> Any:
     else:
         kernel = lib.module("_kernel.channels")
         ch = kernel.BinaryOperatorAggregate(list, reducer) if reducer else kernel.LastValue(Any)
-        stored, _ = ch.update(ch.initial(), [value])
+        stored, _ = ch.fold(ch.initial(), [value])
         if reducer is operator.add:  # one more append, so the read starts from a new version
-            stored, _ = ch.update(stored, [[n]])
+            stored, _ = ch.fold(stored, [[n]])
 
         def read() -> Any:
             return ch.read(stored)
@@ -379,7 +379,7 @@ def _store_input(lib: Lib, settings: Settings) -> dict[str, float]:
     ch = LastValue(list)
 
     def freeze() -> Any:
-        return ch.update(ch.initial(), [subjects])[0]
+        return ch.fold(ch.initial(), [subjects])[0]
 
     def freeze_seal() -> None:
         fingerprint(freeze())
