@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-quick bench-compare bench-storage parity clean
+.PHONY: demo test lint bench bench-quick bench-compare bench-storage parity test-on-langgraph clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,5 +53,22 @@ parity: $(STAMP)
 	$(BIN)/python -m tools.parity --count 200 --aio --subgraphs --asks
 	$(BIN)/python -m tools.parity --count 200 --errors --asks
 
+# The tests not marked foldgraph_only claim LangGraph's values: run them on LangGraph itself
+# (the import root `foldgraph` served by `langgraph`, in a virtualenv without foldgraph).
+LG_VENV ?= .venv-langgraph
+LG_STAMP := $(LG_VENV)/.installed
+
+$(LG_STAMP): Makefile
+	$(PYTHON) -m venv $(LG_VENV)
+	$(LG_VENV)/bin/pip install --quiet --upgrade pip
+	$(LG_VENV)/bin/pip install --quiet langgraph==1.2.22 langgraph-prebuilt==1.1.3 \
+		langgraph-checkpoint==4.3.2 langgraph-checkpoint-sqlite==3.1.2 \
+		langgraph-checkpoint-postgres==3.2.0 'psycopg[binary]>=3.1' 'psycopg-pool>=3.2' \
+		pytest pytest-timeout hypothesis pydantic grandalf pyrsistent attrs
+	touch $(LG_STAMP)
+
+test-on-langgraph: $(LG_STAMP)
+	.ci/with_postgres.sh $(LG_VENV)/bin/python -m tools.on_langgraph
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(LG_VENV) .pytest_cache .hypothesis
