@@ -72,17 +72,9 @@ def test_foldgraph_served_as_langgraph_is_refused_as_the_reference() -> None:
 def test_record_refuses_an_interpreter_whose_langgraph_is_foldgraph(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
-    # An interpreter whose every start installs the langgraph -> foldgraph alias, as a
-    # `.pth` switch would: recording with it must write nothing.
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "sitecustomize.py").write_text(
-        "import sys\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
-        "import tools.compat as c\n"
-        "sys.meta_path.insert(0, c._LanggraphToFoldgraph())\n"
-    )
-    monkeypatch.setenv("PYTHONPATH", str(site))
+    # FOLDGRAPH_AS_LANGGRAPH=1 makes every interpreter start serve langgraph from
+    # foldgraph (foldgraph.alias, through its .pth file): recording with it writes nothing.
+    monkeypatch.setenv("FOLDGRAPH_AS_LANGGRAPH", "1")
     golden = tmp_path / "golden"
     assert compat.record_golden([PROGRAM], sys.executable, golden) == 2
     err = capsys.readouterr().err
