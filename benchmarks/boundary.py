@@ -128,7 +128,7 @@ FANOUT_SUBGRAPH = Workload(
     issue="values at the boundary",
     metrics=_TIME_METRICS,
     sizes=(100,),
-    quick_sizes=(100,),
+    quick_sizes=(10,),
     run=run_fanout_subgraph,
     size_label="Sends",
     note=(
@@ -413,7 +413,7 @@ READS = Workload(
         Metric("freeze_seal", "store a 100 x 1 000 input: freeze + seal", "us"),
     ),
     sizes=(10, 1_000, 10_000, 100_000),
-    quick_sizes=(10, 1_000, 10_000),
+    quick_sizes=(10, 1_000),
     run=run_reads,
     size_label="items",
     note=(
