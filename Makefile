@@ -4,7 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-quick bench-compare bench-storage parity test-on-langgraph clean
+.PHONY: demo test lint bench bench-quick bench-compare bench-storage parity conformance \
+	test-on-langgraph clean
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +54,11 @@ parity: $(STAMP)
 	$(BIN)/python -m tools.parity --count 200 --aio --subgraphs --asks
 	$(BIN)/python -m tools.parity --count 200 --errors --asks
 
+# LangGraph's own test suites (its published sdists, downloaded at run time) on foldgraph
+# and on LangGraph, per file and in total; `python -m tools.conformance --help` for more.
+conformance: $(STAMP)
+	$(BIN)/python -m tools.conformance
+
 # The tests not marked foldgraph_only claim LangGraph's values: run them on LangGraph itself
 # (the import root `foldgraph` served by `langgraph`, in a virtualenv without foldgraph).
 LG_VENV ?= .venv-langgraph
@@ -71,4 +77,4 @@ test-on-langgraph: $(LG_STAMP)
 	.ci/with_postgres.sh $(LG_VENV)/bin/python -m tools.on_langgraph
 
 clean:
-	rm -rf $(VENV) $(LG_VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(LG_VENV) .pytest_cache .hypothesis .conformance
