@@ -38,7 +38,7 @@ from foldgraph.pregel._branch import Branch
 from foldgraph.pregel._timeout import run_with_timeout
 from foldgraph.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
 
-__all__ = ["BranchRead", "NodeOutput", "NodeRunner"]
+__all__ = ["BranchRead", "GraphBase", "NodeOutput", "NodeRunner", "subgraph_of"]
 
 BranchRead = tuple[tuple[str, ...], Any, tuple[tuple[str, str], ...]]
 """What a conditional edge reads: channel keys, the schema, and (key, kind) managed values."""
@@ -99,6 +99,12 @@ def _next_interval(policy: RetryPolicy, attempt: int) -> float:
     if policy.jitter:
         interval += random.uniform(0, 1)
     return interval
+
+
+class GraphBase:
+    """What every compiled graph is (`GraphCore`): how a node finds the graph it runs."""
+
+    __slots__ = ()
 
 
 @attrs.frozen(slots=True)
@@ -208,8 +214,6 @@ class NodeRunner:
     @property
     def subgraphs(self) -> list[Any]:
         """The graph this node runs or calls, if any (as `get_subgraphs` finds it)."""
-        from foldgraph.pregel._core import subgraph_of
-
         found = subgraph_of(self)
         return [found] if found is not None else []
 
@@ -514,6 +518,30 @@ class NodeRunner:
                 f"{sorted(self.node_names)}. Route to one of them or to END."
             )
         return [(f"branch:to:{target}", None)]
+
+
+def subgraph_of(runner: NodeRunner | None) -> Any:
+    """The graph a node runs: the node itself, or one its function refers to."""
+    if runner is None or runner.action is None:
+        return None
+    target = runner.action.target
+    if isinstance(target, GraphBase):
+        return target
+    func = getattr(target, "__func__", target)
+    for cell in getattr(func, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if isinstance(value, GraphBase):
+            return value
+    code = getattr(func, "__code__", None)
+    names = getattr(func, "__globals__", {})
+    for name in getattr(code, "co_names", ()):
+        value = names.get(name)
+        if isinstance(value, GraphBase):
+            return value
+    return None
 
 
 def give_message_ids(value: Any) -> Any:

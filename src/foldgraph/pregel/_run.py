@@ -97,6 +97,9 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     """The checkpoint a resumed run continued from (for `GraphCallbackHandler.on_resume`)."""
     stopped_at: str | None = None
     """`interrupt_before` / `interrupt_after` when the run stopped at a static breakpoint."""
+    stopped_in_task: bool = False
+    """A step stopped because tasks were interrupted (a graph they ran may have stopped at
+    its own breakpoint, with no interrupt to show): a nested run stops its parent too."""
     """The state after the last step whose tasks wrote an output channel."""
     null_resume: list[Any] = dataclasses.field(default_factory=list)
     messages: Any = None

@@ -25,8 +25,9 @@ SKIP = _Skip()
 
 def raise_nested_interrupts(run: Run) -> None:
     """A subgraph's interrupts travel up to its parent as a GraphInterrupt; so does a
-    stop at one of its own static breakpoints (with no interrupt to show, as LangGraph)."""
-    if run.nested and (run.interrupts or run.stopped_at):
+    stop at one of its own static breakpoints, or at one of a graph it runs, at any depth
+    (with no interrupt to show, as LangGraph)."""
+    if run.nested and (run.interrupts or run.stopped_at or run.stopped_in_task):
         raise GraphInterrupt(tuple(run.interrupts))
 
 
