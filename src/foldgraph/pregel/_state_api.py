@@ -261,6 +261,13 @@ def bulk_update_state(
             continue
         source = "update"
         task_writes: list[tuple[Task, list[tuple[str, Any]]]] = []
+        base = snapshot
+        if first.as_node == "__input__":
+            if len(updates) > 1:
+                raise InvalidUpdateError("Cannot apply multiple updates when updating as input")
+            if fresh:
+                # As a run's input: a thread's first checkpoint is step -1.
+                base = attrs.evolve(snapshot, step=snapshot.step - 1)
         for update in updates:
             as_node = update.as_node
             if as_node == "__input__":
@@ -275,7 +282,7 @@ def bulk_update_state(
             if as_node not in target.runners:
                 raise InvalidUpdateError(f"Node {as_node} does not exist")
             task_writes.append(_as_node_writes(target, snapshot, as_node, update, config))
-        new = apply(target.spec, snapshot, task_writes)
+        new = apply(target.spec, base, task_writes)
         made_by = [(_task_record(t), list(w)) for t, w in task_writes]
         recorded = [("__via__", made_by)]
         snapshot, current_config = _put(
