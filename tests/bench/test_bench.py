@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
+from importlib import metadata
 from pathlib import Path
 
+import attrs
 import pytest
 
 from foldgraph.bench import BenchReport, Settings, bench_reducers, compare, markdown
@@ -53,7 +54,7 @@ def test_a_reducer_that_copies_its_history_is_flagged_and_a_builtin_is_not(
 
 @pytest.fixture(scope="module")
 def measured() -> tuple[BenchReport, list[tuple[int, int]]]:
-    """Two reducers, with memory and the loop graph on every saver."""
+    """A reducer and a channel kind, with memory and the loop graph on every saver."""
     settings = Settings(
         history=(10, 100),
         processes=1,
@@ -64,7 +65,7 @@ def measured() -> tuple[BenchReport, list[tuple[int, int]]]:
     )
     seen: list[tuple[int, int]] = []
     report = bench_reducers(
-        ["add_messages", "set_union"],
+        ["add_messages", "topic"],
         settings,
         progress=lambda what, done, total: seen.append((done, total)),
     )
@@ -74,21 +75,31 @@ def measured() -> tuple[BenchReport, list[tuple[int, int]]]:
 def test_reducers_are_measured_with_memory_and_end_to_end(measured) -> None:
     report, seen = measured
     assert report.errors == ()
-    assert report.reducers == ("add_messages", "set_union")
+    assert report.skipped == (
+        "langgraph: langgraph.checkpoint.sqlite is not installed (langgraph-checkpoint-sqlite)",
+    )
+    assert report.reducers == ("add_messages", "topic")
     for row in report.rows:
         assert row.foldgraph is not None and row.foldgraph.ok, row
         assert row.foldgraph.time_per_update > 0
         assert row.foldgraph.bytes_per_update > 0
     assert sorted((e.reducer, e.history, e.saver) for e in report.e2e if e.side == "foldgraph") == [
         (r, n, s)
-        for r in ("add_messages", "set_union")
+        for r in ("add_messages", "topic")
         for n in (10, 100)
         for s in ("memory", "none", "sqlite")
     ]
-    assert all(e.updates_per_second > 0 for e in report.e2e)
+    assert all(e.updates_per_second > 0 for e in report.e2e if not e.skipped)
     assert seen[-1][0] == seen[-1][1]  # the progress bar ends full
-    if report.langgraph is None:  # unless LangGraph was installed beside foldgraph here
-        assert report.langgraph_note.startswith("LangGraph not measured: it is not installed")
+    # LangGraph is installed beside foldgraph (the dev extra): measured in the same run.
+    assert report.langgraph == LANGGRAPH
+    for row in report.rows:
+        assert row.langgraph is not None and row.langgraph.ok and row.speedup > 0
+    assert {(e.side, e.saver) for e in report.e2e} == {
+        (side, saver)
+        for side in ("foldgraph", "langgraph")
+        for saver in ("none", "memory", "sqlite")
+    }
 
 
 def test_results_round_trip_through_json_and_compare_with_themselves(measured) -> None:
@@ -98,7 +109,7 @@ def test_results_round_trip_through_json_and_compare_with_themselves(measured) -
     assert back.growth == report.growth
     changes = compare(report, back)
     assert {c.what for c in changes} == {"reducer", "e2e:none", "e2e:memory", "e2e:sqlite"}
-    assert len(changes) == 4 + 12
+    assert len(changes) == 4 + 12  # foldgraph's numbers: rows, and e2e cases
     assert all(c.speedup == 1.0 for c in changes)
     with pytest.raises(ValueError, match="not a reducer benchmark file"):
         BenchReport.from_json({"rows": []})
@@ -151,8 +162,6 @@ def test_bad_arguments_exit_2_with_a_message(user_dir: Path, capsys, monkeypatch
 
 
 def test_a_reducer_without_hints_uses_the_given_samples(user_dir: Path) -> None:
-    import attrs
-
     report = bench_reducers(
         ["user_reducers:untyped"],
         attrs.evolve(SMOKE, samples={"user_reducers:untyped": "user_reducers:untyped_samples"}),
@@ -165,73 +174,34 @@ def test_a_reducer_without_hints_uses_the_given_samples(user_dir: Path) -> None:
     )
 
 
-STAND_IN = {
-    "langgraph/__init__.py": "",
-    "langgraph/channels.py": """
-        class BinaryOperatorAggregate:
-            def __init__(self, typ, operator):
-                self.operator, self.value = operator, typ()
-
-            def update(self, values):
-                for v in values:
-                    self.value = self.operator(self.value, v)
-                return bool(values)
+LANGGRAPH = metadata.version("langgraph")  # installed beside foldgraph by the dev extra
 
 
-        class Topic:
-            def __init__(self, typ, accumulate=False):
-                self.values = []
-
-            def update(self, values):
-                self.values.extend(values)
-                return bool(values)
-
-
-        class LastValue:
-            def __init__(self, typ):
-                self.value = None
-
-            def update(self, values):
-                self.value = values[-1]
-                return True
-        """,
-    "langgraph/graph/__init__.py": "",
-    "langgraph/graph/message.py": """
-        def add_messages(left, right):
-            return list(left) + list(right)
-        """,
-    "langgraph-9.9.9.dist-info/METADATA": (
-        "Metadata-Version: 2.1\nName: langgraph\nVersion: 9.9.9\n"
-    ),
-}
-
-
-def test_the_langgraph_side_runs_in_another_interpreter_beside_foldgraph(
-    tmp_path: Path, monkeypatch
+def test_langgraph_runs_beside_foldgraph_even_with_the_alias_switched_on(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The worker protocol of the LangGraph side, against a stand-in package with the
-    channel interface it drives (the real LangGraph is measured by the full run)."""
-    site = tmp_path / "site"
-    for rel, text in STAND_IN.items():
-        (site / rel).parent.mkdir(parents=True, exist_ok=True)
-        (site / rel).write_text(textwrap.dedent(text))
-    monkeypatch.setenv("PYTHONPATH", str(site))
-    import attrs
-
+    """LangGraph's own channel classes, in its own worker process, with the ratio; the
+    alias switch in the environment (which would serve foldgraph as `langgraph`) is not
+    passed to it."""
+    monkeypatch.setenv("FOLDGRAPH_AS_LANGGRAPH", "1")
     settings = attrs.evolve(SMOKE, langgraph=True, langgraph_python=sys.executable, batch=(1, 2))
-    report = bench_reducers(["counter", "topic", "last_value"], settings)
+    report = bench_reducers(["last_value"], settings)
     assert report.errors == ()
-    assert report.langgraph == "9.9.9"
+    assert report.langgraph == LANGGRAPH
     for row in report.rows:
         if row.reducer == "last_value" and row.batch == 2:  # one write per step, both sides
-            assert (
-                row.foldgraph.skipped == row.langgraph.skipped == "takes at most 1 write per step"
-            )
+            assert row.foldgraph.skipped == row.langgraph.skipped
+            assert row.foldgraph.skipped == "takes at most 1 write per step"
             continue
         assert row.foldgraph.ok and row.langgraph is not None and row.langgraph.ok, row
         assert row.speedup is not None and row.speedup > 0
     assert {g.side for g in report.growth} == {"foldgraph", "langgraph"}
-    missing = attrs.evolve(settings, langgraph_python=str(tmp_path / "no-python"))
+
+
+def test_an_interpreter_without_langgraph_is_said_so(tmp_path: Path) -> None:
+    missing = attrs.evolve(SMOKE, langgraph=True, langgraph_python=str(tmp_path / "python"))
     report = bench_reducers(["counter"], missing)
-    assert report.langgraph is None
+    assert report.langgraph is None and report.errors == ()
+    assert all(r.langgraph is None for r in report.rows)
     assert report.langgraph_note.startswith(f"LangGraph not measured: cannot run '{tmp_path}")
+    assert report.langgraph_note in markdown(report)

@@ -27,6 +27,11 @@ from typing import Annotated, Any, TypedDict
 SAVERS = ("none", "memory", "sqlite")
 
 
+class SaverUnavailable(ImportError):
+    """The library has no such saver installed (LangGraph's SQLite saver is a separate
+    package, langgraph-checkpoint-sqlite)."""
+
+
 @contextmanager
 def _saver(root: str, kind: str) -> Iterator[Any]:
     if kind == "none":
@@ -34,7 +39,13 @@ def _saver(root: str, kind: str) -> Iterator[Any]:
     elif kind == "memory":
         yield importlib.import_module(f"{root}.checkpoint.memory").InMemorySaver()
     elif kind == "sqlite":
-        sqlite = importlib.import_module(f"{root}.checkpoint.sqlite")
+        try:
+            sqlite = importlib.import_module(f"{root}.checkpoint.sqlite")
+        except ImportError as exc:
+            package = "langgraph-checkpoint-sqlite" if root == "langgraph" else root
+            raise SaverUnavailable(
+                f"{root}.checkpoint.sqlite is not installed ({package})"
+            ) from exc
         with tempfile.TemporaryDirectory(prefix="reducer-bench-") as tmp:
             with sqlite.SqliteSaver.from_conn_string(os.path.join(tmp, "bench.sqlite")) as saver:
                 yield saver

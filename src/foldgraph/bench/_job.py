@@ -13,6 +13,7 @@ A job is JSON:
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
 import traceback
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._e2e import run_loop, value_annotation
+from ._e2e import SaverUnavailable, run_loop, value_annotation
 from ._measure import Step, Timing, bytes_per_update, emit, time_per_update
 from ._samples import BUILTINS, TYPES, SampleMaker, first_param_type, infer_samples, resolve
 
@@ -169,6 +170,8 @@ def _run_e2e(reducer: Reducer, root: str, e2e: dict[str, Any], history: list[int
                         budget=float(e2e.get("budget", 10.0)),
                     )
                 )
+            except SaverUnavailable as exc:
+                record["skipped"] = str(exc)
             except Exception as exc:
                 record["error"] = _summary(exc)
             emit(record)
@@ -195,3 +198,6 @@ def main(root: str, make_target: Callable[[Reducer, Any], Target]) -> None:
 
     run(read_job(), root, make_target)
     sys.stdout.flush()
+    sys.stderr.flush()
+    # Everything is written; tearing down a big heap at exit only costs the parent time.
+    os._exit(0)

@@ -35,6 +35,9 @@ def _bench_package() -> str:
 def make_target_factory(job_module: Any) -> Any:
     from langgraph.channels import BinaryOperatorAggregate, LastValue, Topic
 
+    if not BinaryOperatorAggregate.__module__.startswith("langgraph."):
+        raise ImportError("langgraph here is foldgraph's (foldgraph.alias is switched on)")
+
     Target = job_module.Target
 
     def make_target(reducer: Any, value: Any) -> Any:

@@ -133,7 +133,7 @@ def e2e_table(report: BenchReport, compact: bool = False) -> tuple[list[str], li
         header += [f"{prefix}{SAVER_TITLES.get(s, s)}" for s in savers]
     cells_of: dict[tuple[str, int], dict[tuple[str, str], str]] = {}
     for e in report.e2e:
-        text = "error" if e.error else rate(e.updates_per_second)
+        text = "error" if e.error else "n/a" if e.skipped else rate(e.updates_per_second)
         cells_of.setdefault((e.reducer, e.history), {})[(e.side, e.saver)] = text
     rows = []
     previous = None
@@ -176,6 +176,7 @@ def notes(report: BenchReport) -> list[str]:
             f"The machine was busy (load {shown} on {cpus} CPUs): times are CPU time, "
             "medians over every value, but caches are shared."
         )
+    out.extend(f"n/a: {reason}" for reason in report.skipped)
     out.extend(f"error: {e}" for e in report.errors)
     return out
 

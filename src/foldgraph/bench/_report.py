@@ -121,6 +121,7 @@ class EndToEnd:
     side: str
     time_per_update: float | None = None
     error: str | None = None
+    skipped: str | None = None
 
     @property
     def updates_per_second(self) -> float | None:
@@ -141,6 +142,7 @@ class EndToEnd:
             side=data["side"],
             time_per_update=data.get("time_per_update"),
             error=data.get("error"),
+            skipped=data.get("skipped"),
         )
 
 
@@ -185,6 +187,13 @@ class BenchReport:
     def flagged(self) -> tuple[Growth, ...]:
         """foldgraph reducers whose cost grows faster than O(log n)."""
         return tuple(g for g in self.growth if g.side == "foldgraph" and g.flagged)
+
+    @property
+    def skipped(self) -> tuple[str, ...]:
+        """Why some cases were not measured (each reason once)."""
+        reasons = [m.skipped for r in self.rows for s in SIDES if (m := r.side(s)) and m.skipped]
+        reasons += [f"{e.side}: {e.skipped}" for e in self.e2e if e.skipped]
+        return tuple(dict.fromkeys(reasons))
 
     @property
     def errors(self) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from foldgraph.alias import ENVIRONMENT_VARIABLE as ALIAS_SWITCH
 from foldgraph.bench._e2e import SAVERS
 from foldgraph.bench._measure import MARK
 from foldgraph.bench._report import BenchReport, EndToEnd, Measure, Row
@@ -92,14 +93,23 @@ def reducer_spec(reducer: str, samples: Mapping[str, str]) -> dict[str, Any]:
 def find_langgraph(python: str | None) -> tuple[str | None, str | None, str]:
     """(interpreter, LangGraph version, note): the interpreter is None when none has it."""
     candidates = [python] if python else [sys.executable]
+    # The real package: foldgraph.alias (switched on by the environment) would serve
+    # foldgraph's own modules under the name.
     probe = (
         "import importlib.metadata as m, langgraph.channels, langgraph.graph.message;"
+        "assert langgraph.channels.BinaryOperatorAggregate.__module__.startswith('langgraph.'),"
+        "'langgraph is served by foldgraph.alias';"
         "print(m.version('langgraph'))"
     )
     for exe in candidates:
         try:
             out = subprocess.run(
-                [exe, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+                [exe, "-c", probe],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+                env=langgraph_environment(),
             )
         except OSError as exc:
             return None, None, f"LangGraph not measured: cannot run {exe!r} ({exc})"
@@ -118,11 +128,19 @@ def find_langgraph(python: str | None) -> tuple[str | None, str | None, str]:
     )
 
 
+def langgraph_environment() -> dict[str, str]:
+    """This process's environment without the switch that aliases `langgraph` to foldgraph."""
+    env = dict(os.environ)
+    env.pop(ALIAS_SWITCH, None)
+    return env
+
+
 def run_worker(
     command: Sequence[str],
     job: Mapping[str, Any],
     timeout: float,
     on_record: Callable[[dict[str, Any]], None],
+    env: Mapping[str, str] | None = None,
 ) -> str | None:
     """Run one worker to the end (or the timeout); None, or why it stopped early."""
     proc = subprocess.Popen(
@@ -132,6 +150,7 @@ def run_worker(
         stderr=subprocess.PIPE,
         text=True,
         cwd=os.getcwd(),
+        env=dict(env) if env is not None else None,
     )
     timed_out = threading.Event()
 
@@ -213,6 +232,7 @@ class _Collector:
                         side=side,
                         time_per_update=rec.get("time_per_update"),
                         error=rec.get("error"),
+                        skipped=rec.get("skipped"),
                     )
                 )
             elif "history" in rec:
@@ -225,7 +245,8 @@ class _Collector:
             self.done = min(start + len(seen), self.total)
             self._tell(f"{name} ({side})")
 
-        failure = run_worker(command, job, self.settings.timeout, record)
+        env = langgraph_environment() if side == "langgraph" else None
+        failure = run_worker(command, job, self.settings.timeout, record, env)
         if failure is not None:
             self._fail(name, side, job, seen, failure)
         self.done = min(start + planned, self.total)
