@@ -18,6 +18,10 @@ import pytest
 from foldgraph.bench import BenchReport, Settings, bench_reducers, compare, markdown
 from foldgraph.cli import main
 
+# Worker processes start an interpreter each (two libraries, several sizes): bounded,
+# but beyond the suite's default per-test timeout on a loaded machine.
+pytestmark = pytest.mark.timeout(300)
+
 SMOKE = Settings(
     history=(10, 100),
     processes=1,
