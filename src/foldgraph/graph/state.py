@@ -29,7 +29,7 @@ from foldgraph._kernel.channels import (
 )
 from foldgraph._kernel.names import NS_END, NS_SEP, RESERVED, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
-from foldgraph._shell.coerce import is_schema_class, schema_fields
+from foldgraph._shell.coerce import input_builder, is_schema_class, schema_fields
 from foldgraph._shell.node import _is_async_callable, action_for, node_name
 from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
@@ -688,6 +688,7 @@ class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
             **kwargs,
         )
         self.builder = builder
+        self.typed_output = input_builder(builder.output_schema)
 
     def _schema_keys(self, schema: Any) -> list[str]:
         return [k for k in self.builder.schemas[schema] if k in self.builder.channels]

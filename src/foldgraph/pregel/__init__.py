@@ -507,6 +507,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
                     interrupt_after=interrupt_after,
                     durability=durability,
                     control=control,
+                    version=version,
                     **kwargs,
                 )
             )
@@ -577,6 +578,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
                     interrupt_after=interrupt_after,
                     durability=durability,
                     control=control,
+                    version=version,
                     **kwargs,
                 )
             ]

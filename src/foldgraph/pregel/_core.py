@@ -43,6 +43,10 @@ CHECKPOINT_FORMAT = 4
 class GraphCore(GraphBase):
     """A compiled graph's data: the pure spec, the node runners, and run-time settings."""
 
+    typed_output: Any = None
+    """Builds the output schema's instance (a dataclass or pydantic model) from the output
+    values, for `version="v2"` outputs and values parts; None where they stay dicts."""
+
     streams_task_calls = False
     """Its nodes call functional-API tasks (an entrypoint): a stream shows each call's
     start and result as they happen, which needs the live queue."""

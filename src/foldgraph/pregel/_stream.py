@@ -43,11 +43,22 @@ def deliver(
     if run.parent_sink is not None:
         run.parent_sink.append(emit)
     if version == "v2":
-        return _part(emit, single, output_keys)
+        return _part(emit, single, output_keys, run.graph.typed_output)
     return _shape(emit, single, subgraphs, output_keys)
 
 
-def _part(emit: Emit, single: str | None, output_keys: Any) -> Any:
+def typed(build: Any, values: Any) -> Any:
+    """`values` as the output schema's instance, for v2 (dicts stay dicts without one, or
+    when the values do not make one, as before a required key is written)."""
+    if build is None or type(values) is not dict:
+        return values
+    try:
+        return build(values)
+    except Exception:
+        return values
+
+
+def _part(emit: Emit, single: str | None, output_keys: Any, build: Any = None) -> Any:
     """A `version="v2"` stream part: {"type", "ns", "data"} (+ "interrupts" for values)."""
     if single is not None and emit.mode != single:
         return SKIP
@@ -59,6 +70,8 @@ def _part(emit: Emit, single: str | None, output_keys: Any) -> Any:
         if isinstance(data, dict) and "__interrupt__" in data:
             interrupts = tuple(data["__interrupt__"])
             part["data"] = {k: v for k, v in data.items() if k != "__interrupt__"}
+        if not emit.ns and output_keys is None:
+            part["data"] = typed(build, part["data"])
         part["interrupts"] = interrupts
     return part
 
@@ -68,6 +81,8 @@ def invoke_output(run: Run, output_keys: Any, version: str) -> Any:
     final = run.output_snapshot or run.last_output or run.snapshot
     values = run.graph._output_values(final, output_keys) if run.emitted_values else None
     if version == "v2":
+        if output_keys is None:
+            values = typed(run.graph.typed_output, values)
         return GraphOutput(value=values, interrupts=tuple(run.interrupts))
     if run.interrupts:
         out = dict(values) if isinstance(values, dict) else {}
