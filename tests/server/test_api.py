@@ -411,3 +411,15 @@ def _wait_status(client, thread_id: str, run_id: str, status: str, timeout: floa
             return
         time.sleep(0.02)
     raise AssertionError(f"run {run_id} never reached {status!r}")
+
+
+def test_events_mode_streams_callback_events(client) -> None:
+    thread = client.threads.create()
+    parts = list(
+        client.runs.stream(thread["thread_id"], "chain", input={"n": 1}, stream_mode=["events"])
+    )
+    kinds = [(p.data["event"], p.data["name"]) for p in parts if p.event == "events"]
+    assert kinds[0] == ("on_chain_start", "LangGraph")
+    assert ("on_chain_end", "a") in kinds
+    assert kinds[-1] == ("on_chain_end", "LangGraph")
+    assert {p.event for p in parts} == {"metadata", "events", "end"}

@@ -232,7 +232,9 @@ class Executor:
         await self.queue.close(run_id, RunOutcome(status, answer))
         webhook = kwargs.get("webhook")
         if webhook:
-            asyncio.get_running_loop().create_task(_call_webhook(webhook, run_id, status))
+            record = {**run, "status": status, "updated_at": now_iso()}
+            record.pop("attempt", None)
+            asyncio.get_running_loop().create_task(_call_webhook(webhook, record))
 
     async def _patch_thread_if_idle(self, thread_id: str, changes: dict[str, Any]) -> None:
         # Another run queued on the thread keeps it busy.
@@ -359,12 +361,14 @@ def run_input(kwargs: Mapping[str, Any]) -> Any:
     )
 
 
-async def _call_webhook(url: str, run_id: str, status: str) -> None:
-    """POST the run's record to `url`; a failing webhook is logged, never raised."""
+async def _call_webhook(url: str, run: Json) -> None:
+    """POST the ended run's record to `url`; a failing webhook is logged, never raised."""
     try:
         import httpx
 
         async with httpx.AsyncClient(timeout=10) as client:
-            await client.post(url, json={"run_id": run_id, "status": status})
+            await client.post(
+                url, content=serde.dumps(run), headers={"Content-Type": "application/json"}
+            )
     except Exception:
-        logger.warning("webhook %s for run %s failed", url, run_id)
+        logger.warning("webhook %s for run %s failed", url, run["run_id"])
