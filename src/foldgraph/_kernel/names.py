@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "CONFIG_KEY_DURABILITY",
     "CONFIG_KEY_READ",
     "CONFIG_KEY_RUNTIME",
     "ERROR",
@@ -52,6 +53,8 @@ NS_END: Final[str] = ":"
 CONFIG_KEY_READ: Final[str] = "__pregel_read"
 """The config key LangGraph keeps its channel reader under (named, not used, here)."""
 CONFIG_KEY_RUNTIME: Final[str] = "__pregel_runtime"
+CONFIG_KEY_DURABILITY: Final[str] = "__pregel_durability"
+"""The run's durability in a node's config (`configurable`), under LangGraph's key."""
 """Where a config carries the run's `Runtime`."""
 
 RESERVED: Final[frozenset[str]] = frozenset(

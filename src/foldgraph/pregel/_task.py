@@ -20,7 +20,7 @@ from langchain_core.runnables.config import var_child_runnable_config
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.frozen import thaw
-from foldgraph._kernel.names import NS_END, NS_SEP, PREVIOUS, PUSH
+from foldgraph._kernel.names import CONFIG_KEY_DURABILITY, NS_END, NS_SEP, PREVIOUS, PUSH
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
 from foldgraph._shell.node import NODE_ERROR
@@ -53,6 +53,7 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
     task_ns = run.task_namespace(task)
     conf["checkpoint_ns"] = task_ns
     conf[FG_TASK] = (run, task)
+    conf[CONFIG_KEY_DURABILITY] = run.durability  # LangGraph's key: nodes may read it
     shared = base.get("metadata", {})
     metadata = {
         **shared,
