@@ -46,7 +46,13 @@ from foldgraph.pregel._replay import verify_replay
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._schema import channels_model, context_jsonschema
 from foldgraph.pregel._state_api import StateAPI
-from foldgraph.pregel._stream import SKIP, deliver, invoke_output, raise_nested_interrupts
+from foldgraph.pregel._stream import (
+    SKIP,
+    deliver,
+    invoke_output,
+    raise_nested_interrupts,
+    trace_output,
+)
 from foldgraph.runtime import RunControl
 from foldgraph.types import RetryPolicy
 
@@ -427,7 +433,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             raise
         lifecycle(run, traced)
         if traced is not None:
-            traced.on_chain_end(invoke_output(run, None, "v1"))
+            traced.on_chain_end(trace_output(run))
 
     async def astream(
         self,
@@ -474,7 +480,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
             raise
         await alifecycle(run, traced)
         if traced is not None:
-            await traced.on_chain_end(invoke_output(run, None, "v1"))
+            await traced.on_chain_end(trace_output(run))
 
     def invoke(
         self,
@@ -542,9 +548,8 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         if traced is None:
             return invoke_output(run, output_keys, version)
         lifecycle(run, traced)
-        output = invoke_output(run, output_keys, version)
-        traced.on_chain_end(output)
-        return output
+        traced.on_chain_end(trace_output(run, output_keys))
+        return invoke_output(run, output_keys, version)
 
     async def ainvoke(
         self,
@@ -605,10 +610,9 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
                 await traced.on_chain_error(exc)
             raise
         await alifecycle(run, traced)
-        output = invoke_output(run, output_keys, version)
         if traced is not None:
-            await traced.on_chain_end(output)
-        return output
+            await traced.on_chain_end(trace_output(run, output_keys))
+        return invoke_output(run, output_keys, version)
 
     def _trace_start(self, run: Run) -> Any:
         """Open the graph's own chain run when callbacks are configured (else None)."""

@@ -13,7 +13,7 @@ from foldgraph.pregel._protocol import Emit
 from foldgraph.pregel._run import Run
 from foldgraph.types import GraphOutput
 
-__all__ = ["SKIP", "deliver", "invoke_output", "raise_nested_interrupts"]
+__all__ = ["SKIP", "deliver", "invoke_output", "raise_nested_interrupts", "trace_output"]
 
 
 class _Skip:
@@ -89,6 +89,13 @@ def invoke_output(run: Run, output_keys: Any, version: str) -> Any:
         out["__interrupt__"] = list(run.interrupts)
         return out
     return values
+
+
+def trace_output(run: Run, output_keys: Any = None) -> Any:
+    """What the graph's own chain run ends with: the output values, without the
+    interrupts the caller's output adds (as LangGraph's tracers see it)."""
+    final = run.output_snapshot or run.last_output or run.snapshot
+    return run.graph._output_values(final, output_keys) if run.emitted_values else None
 
 
 def _shape(emit: Emit, single: str | None, subgraphs: bool, output_keys: Any) -> Any:
