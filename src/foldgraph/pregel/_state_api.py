@@ -275,6 +275,8 @@ def bulk_update_state(
                 task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
                 task_writes.append((task, [(START, update.values)]))
                 continue
+            if as_node is None and len(target.runners) == 1:
+                as_node = next(iter(target.runners))  # an entrypoint: its one node
             if as_node is None:
                 as_node = START if fresh else _infer_as_node(target, snapshot)
                 if as_node is None:
