@@ -65,3 +65,18 @@ def test_an_input_update_does_not_share_its_superstep() -> None:
             {"configurable": {"thread_id": "t"}},
             [[StateUpdate({"foo": "x"}, "__input__"), StateUpdate({"foo": "y"}, "agent")]],
         )
+
+
+@pytest.mark.parametrize(
+    ("first", "message"),
+    [
+        (StateUpdate(None, "__end__"), "Cannot apply multiple updates when clearing state"),
+        (StateUpdate(None, "__copy__"), "Cannot copy checkpoint with multiple updates"),
+    ],
+)
+def test_clearing_or_copying_does_not_share_its_superstep(first: Any, message: str) -> None:
+    graph = _graph()
+    config = {"configurable": {"thread_id": "t"}}
+    graph.invoke({"foo": "x"}, config)
+    with pytest.raises(InvalidUpdateError, match=message):
+        graph.bulk_update_state(config, [[first, StateUpdate({"foo": "y"}, "agent")]])
