@@ -819,7 +819,10 @@ def _build(
     state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
     input_keys = [k for k in builder.schemas[builder.input_schema] if k in builder.channels]
 
-    message_keys = frozenset(
+    # DeltaChannels replay their saved writes on each read, so the messages written
+    # to them get ids before they are kept, whatever their reducer (as in LangGraph).
+    delta_keys = frozenset(k for k, c in builder.channels.items() if isinstance(c, DeltaChannel))
+    message_keys = delta_keys | frozenset(
         k
         for k, c in builder.channels.items()
         if isinstance(c, BinaryOperatorAggregate) and c.monoid.name == "add_messages"
@@ -844,6 +847,7 @@ def _build(
         branches=tuple(builder.branches.get(START, {}).items()),
         state_keys=tuple(state_keys),
         message_keys=message_keys,
+        delta_keys=delta_keys,
         branch_reads=branch_reads(START, builder.state_schema),
         strict_updates=strict_updates,
     )
@@ -880,6 +884,7 @@ def _build(
             state_keys=state_tuple,
             root=root,
             message_keys=message_keys,
+        delta_keys=delta_keys,
             retry_policy=node.retry_policy,
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},

@@ -57,8 +57,8 @@ from typing_extensions import TypeVar, Unpack
 
 # CONF, CONFIG_KEY_READ, BaseStore, RunnableCallable, ServerInfo and is_invalid_resume
 # are importable from here, as from LangGraph's module.
-from foldgraph._kernel.names import CONFIG_KEY_READ  # noqa: F401
-from foldgraph.constants import CONF  # noqa: F401
+from foldgraph._kernel.names import CONFIG_KEY_READ
+from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, is_invalid_resume  # noqa: F401
 from foldgraph.graph.message import REMOVE_ALL_MESSAGES
 from foldgraph.prebuilt._finished_calls import FinishedCalls, TaskKey, task_key

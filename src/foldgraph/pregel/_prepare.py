@@ -16,9 +16,8 @@ from langchain_core.runnables.config import CONFIG_KEYS
 
 from foldgraph._context import TASK_SCOPE, outer_config
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.names import NS_END, NS_SEP
+from foldgraph._kernel.names import CONFIG_KEY_READ, CONFIG_KEY_SEND, NS_END, NS_SEP
 from foldgraph._shell.coerce import coerce_context
-from foldgraph._kernel.names import CONFIG_KEY_READ, CONFIG_KEY_SEND
 from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore, own_namespace
 from foldgraph.pregel._protocol import FG_TASK, Emit

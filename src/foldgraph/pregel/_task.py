@@ -18,8 +18,8 @@ from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.fold import read_fresh, read_state
+from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.names import CONFIG_KEY_READ, CONFIG_KEY_SEND, NS_END, NS_SEP, PREVIOUS
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned

@@ -7,7 +7,7 @@ model, make the prompt from state, and jump to the end when the model says "STOP
 Each hook is a node of the graph; the updates stream shows them by name.
 """
 
-from typing import Any
+from typing import Any, NotRequired
 
 from langchain.agents import AgentState, create_agent
 from langchain.agents.middleware import (
@@ -23,7 +23,6 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langgraph.checkpoint.memory import InMemorySaver
-from typing_extensions import NotRequired
 
 log = []
 prompts = []

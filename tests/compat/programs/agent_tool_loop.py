@@ -77,7 +77,7 @@ def in_call_order(updates):
     """Parallel tool calls stream as they finish (LangGraph) or in task order
     (foldgraph); sort each run of consecutive tool updates by tool call id."""
     out, run = [], []
-    for chunk in updates + [None]:
+    for chunk in [*updates, None]:
         if chunk is not None and "tools" in chunk:
             run.append(chunk)
             continue
