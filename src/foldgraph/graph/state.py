@@ -884,7 +884,7 @@ def _build(
             state_keys=state_tuple,
             root=root,
             message_keys=message_keys,
-        delta_keys=delta_keys,
+            delta_keys=delta_keys,
             retry_policy=node.retry_policy,
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},
