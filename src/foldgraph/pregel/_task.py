@@ -314,7 +314,7 @@ def _finish(
     if scope.pushed:
         result = NodeOutput(
             writes=(*scope.pushed, *result.writes),
-            updates=(*({k: v} for k, v in scope.pushed), *result.updates),
+            updates=_updates_with_pushed(graph, scope.pushed, result.updates),
             cached=result.cached,
         )
     if run.messages is not None and not runner.is_start:
@@ -335,6 +335,20 @@ def _finish(
     elif cached:
         result = NodeOutput(writes=result.writes, updates=result.updates, cached=True)
     return TaskResult(task=task, output=result, folded=scope.folded)
+
+
+def _updates_with_pushed(
+    graph: Any, pushed: Sequence[tuple[str, Any]], updates: Sequence[dict[str, Any]]
+) -> tuple[dict[str, Any], ...]:
+    """A task's update chunk when it also sent writes while running, as LangGraph
+    shapes it from all the task's writes: one dict of them, or one dict per write
+    when a channel was written more than once."""
+    state = graph._state_set
+    pairs = [(k, v) for k, v in pushed if k in state]
+    pairs.extend(pair for update in updates for pair in update.items())
+    if len({k for k, _ in pairs}) < len(pairs):
+        return tuple({k: v} for k, v in pairs)
+    return (dict(pairs),) if pairs else ()
 
 
 def _branch_inputs(
