@@ -91,14 +91,6 @@ def test_patch_configurable_and_deprecated_kwargs() -> None:
     assert DeprecatedKwargs.__optional_keys__ == frozenset()
 
 
-@pytest.mark.foldgraph_only("LangGraph: RemoteGraph is a working client of a LangGraph Server")
-def test_remote_graph_path_exists_and_says_it_is_not_built() -> None:
-    from foldgraph.pregel.remote import RemoteGraph
-
-    with pytest.raises(NotImplementedError, match="comes with foldgraph's server"):
-        RemoteGraph("agent", url="http://127.0.0.1:1")
-
-
 # --- RunnableCallable: a sync/async pair, trace, recurse, injected parameters
 
 
