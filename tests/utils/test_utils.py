@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import pytest
 
