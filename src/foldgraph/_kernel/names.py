@@ -13,6 +13,7 @@ __all__ = [
     "CONFIG_KEY_DURABILITY",
     "CONFIG_KEY_READ",
     "CONFIG_KEY_RUNTIME",
+    "CONFIG_KEY_SEND",
     "ERROR",
     "INTERRUPT",
     "NO_WRITES",
@@ -50,8 +51,12 @@ RESERVED_WRITES: Final[frozenset[str]] = frozenset({INTERRUPT, RESUME, NO_WRITES
 NS_SEP: Final[str] = "|"
 NS_END: Final[str] = ":"
 
+CONFIG_KEY_SEND: Final[str] = "__pregel_send"
+"""Where a running task's config carries `send([(channel, value), ...])`: writes the
+task makes while it runs, applied with (before) the writes of what it returns."""
 CONFIG_KEY_READ: Final[str] = "__pregel_read"
-"""The config key LangGraph keeps its channel reader under (named, not used, here)."""
+"""Where a running task's config carries `read(channel_or_channels, fresh=False)`: the
+state the task started from, or (`fresh=True`) with the writes it sent so far."""
 CONFIG_KEY_RUNTIME: Final[str] = "__pregel_runtime"
 CONFIG_KEY_DURABILITY: Final[str] = "__pregel_durability"
 """The run's durability in a node's config (`configurable`), under LangGraph's key."""
@@ -69,7 +74,7 @@ RESERVED: Final[frozenset[str]] = frozenset(
         NO_WRITES,
         "__snapshot_bumps__",
         # keys of config["configurable"] the runner uses
-        "__pregel_send",
+        CONFIG_KEY_SEND,
         CONFIG_KEY_READ,
         "__pregel_checkpointer",
         "__pregel_stream",
