@@ -33,7 +33,7 @@ from foldgraph.pregel._pending import finished
 from foldgraph.pregel._persist import Persistence
 from foldgraph.pregel._protocol import Emit, Execute, Results, new_execute
 from foldgraph.pregel._resume import Resuming
-from foldgraph.runtime import RunControl, Runtime
+from foldgraph.runtime import RunControl, Runtime, server_info_from
 from foldgraph.types import Interrupt
 
 __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
@@ -154,6 +154,7 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
                 store=store,
                 stream_writer=writer,
                 control=control if control is not None else RunControl(),
+                server_info=server_info_from(self.config.get("configurable") or {}),
             )
         return runtime
 
