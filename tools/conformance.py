@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import importlib
 import json
 import os
@@ -92,6 +93,8 @@ def venv(lib: str) -> Path:
     path = CACHE / f"venv-{lib}"
     stamp = path / ".installed"
     wanted = json.dumps(LIB_DEPS[lib] + TEST_DEPS)
+    if lib == "foldgraph":  # reinstalled when foldgraph's own dependencies change
+        wanted += hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if stamp.exists() and stamp.read_text() == wanted:
         return path
     print(f"conformance: making {path} ...", flush=True)
