@@ -19,10 +19,10 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
-from langchain_core.messages import HumanMessage  # noqa: E402
-from threads_graph import make_builder  # noqa: E402
+from langchain_core.messages import HumanMessage
+from threads_graph import make_builder
 
-from foldgraph.ui._jsonable import jsonable  # noqa: E402
+from foldgraph.ui._jsonable import jsonable
 
 
 def main(root: str, db: str, expected: str) -> None:

@@ -64,7 +64,7 @@ def test_pickled_rows_are_never_unpickled():
 
 
 def test_allowlisted_values_are_built():
-    stamp = dt.datetime(2025, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc)
+    stamp = dt.datetime(2025, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
     data = packed(
         [
             ext(5, "langchain_core.messages.ai", "AIMessage", {"content": "hi", "id": "m1"}),

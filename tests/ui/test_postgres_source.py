@@ -9,9 +9,9 @@ import sys
 import urllib.parse
 
 import pytest
+from thread_dbs import HERE
 
 from foldgraph.ui.source import ReadError, open_source
-from thread_dbs import HERE
 
 
 def _dsn() -> str:
@@ -95,7 +95,17 @@ def test_cli_reads_a_postgres_url(pg_url) -> None:
 
 
 def test_a_database_without_tables(pg_url) -> None:
+    import psycopg
+
     url, _ = pg_url
-    query = url.split("?", 1)[1]  # the same server's `postgres` database has no tables
-    with pytest.raises(ReadError, match="holds no checkpoint tables"):
-        open_source(f"postgresql://postgres@/postgres?{query}")
+    name = f"fg_viewer_empty_{os.getpid()}"
+    with psycopg.connect(_dsn(), autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name}")
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        query = url.split("?", 1)[1]
+        with pytest.raises(ReadError, match="holds no checkpoint tables"):
+            open_source(f"postgresql://postgres@/{name}?{query}")
+    finally:
+        with psycopg.connect(_dsn(), autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

@@ -13,7 +13,7 @@ from typing import Any
 
 from foldgraph.ui._derive import Head
 from foldgraph.ui._tables import TableSource
-from foldgraph.ui.source import ReadError
+from foldgraph.ui.errors import ReadError
 
 __all__ = ["FoldgraphSqlite", "FoldgraphTables"]
 

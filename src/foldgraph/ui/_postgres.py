@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from foldgraph.ui._foldgraph import FoldgraphTables
-from foldgraph.ui.source import ReadError, Source
+from foldgraph.ui.errors import ReadError
 
 __all__ = ["FoldgraphPostgres", "open_postgres"]
 
@@ -39,7 +39,7 @@ class FoldgraphPostgres(FoldgraphTables):
         self.conn.close()
 
 
-def open_postgres(url: str, *, serde: Any | None = None) -> Source:
+def open_postgres(url: str, *, serde: Any | None = None) -> Any:
     try:
         import psycopg
     except ImportError:
@@ -54,8 +54,7 @@ def open_postgres(url: str, *, serde: Any | None = None) -> Source:
         raise ReadError(f"cannot connect to {_safe(url)}: {exc}".strip()) from None
     with conn.cursor() as cur:
         cur.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = "
-            "current_schema()"
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
         )
         tables = {r[0] for r in cur.fetchall()}
     if "fg_checkpoints" in tables:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from foldgraph.ui.source import ReadError
+from foldgraph.ui.errors import ReadError
 
 __all__ = ["RemoteSource"]
 

@@ -5,9 +5,10 @@ share a `-shm` index and create the `-wal` and `-shm` files when absent, so
 merely looking would leave two new files beside the database. A WAL database
 with no `-wal` file has no open connection and nothing unmerged, so it is
 opened `immutable=1` (no locks, no side files). Before each query the `-wal`
-file is looked for again: once a writer opens the database, the connection is
-reopened with `mode=ro` and takes part in WAL's locking, so a run written
-while the viewer is open is read consistently. Rollback-journal databases
+file is looked for again, and the file's size and modification time compared:
+once a writer has opened the database (or written and closed it, merging its
+WAL back), the connection is reopened, with `mode=ro` while a `-wal` exists,
+so a run written while the viewer is open is read consistently. Rollback-journal databases
 (LangGraph's default) are read with `mode=ro`, which creates nothing.
 """
 
@@ -41,6 +42,7 @@ class ReadOnlySqlite:
         self.conn = self._open()
 
     def _open(self) -> sqlite3.Connection:
+        self.stamp = self._stamp()
         self.immutable = _is_wal(self.path) and not self.wal.exists()
         flags = "immutable=1" if self.immutable else "mode=ro"
         uri = "file:" + urllib.parse.quote(str(self.path)) + "?" + flags
@@ -48,10 +50,14 @@ class ReadOnlySqlite:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn
 
+    def _stamp(self) -> tuple[int, int]:
+        info = self.path.stat()
+        return info.st_mtime_ns, info.st_size
+
     def current(self) -> sqlite3.Connection:
         """The connection to use now (reopened when a writer has appeared)."""
         with self.lock:
-            if self.immutable and self.wal.exists():
+            if self.immutable and (self.wal.exists() or self._stamp() != self.stamp):
                 self.conn.close()
                 self.conn = self._open()
                 if self.on_reopen is not None:

@@ -29,8 +29,8 @@ from foldgraph.ui._derive import (
     writes_by_node,
 )
 from foldgraph.ui._jsonable import jsonable
+from foldgraph.ui.errors import NotFound, ReadError
 from foldgraph.ui.records import CheckpointView, HistoryRow, TaskView, ThreadRow
-from foldgraph.ui.source import NotFound, ReadError
 
 __all__ = ["TableSource"]
 
@@ -82,23 +82,23 @@ class TableSource:
         return [self._head(r) for r in self._query(self._q(sql), params)]
 
     def _writes(
-        self, thread_id: str, ids: Iterable[str], *, with_data: bool = False
+        self, thread_id: str, keys: Iterable[tuple[str, str]], *, with_data: bool = False
     ) -> dict[tuple[str, str], list[WriteRow]]:
-        ids = sorted(set(ids))
+        """The writes on the checkpoints `keys` ((namespace, id) pairs), by key; one
+        primary-key lookup per namespace and chunk of ids."""
         out: dict[tuple[str, str], list[WriteRow]] = {}
-        if not ids:
-            return out
         data = self.writes_data if with_data else "NULL"
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            sql = (
-                f"SELECT checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, type, "
-                f"{data} FROM {self.writes_table} WHERE thread_id = ? AND checkpoint_id IN "
-                f"({self._marks(len(chunk))})"
-            )
-            for row in self._query(self._q(sql), [thread_id, *chunk]):
-                w = WriteRow(*row)
-                out.setdefault((w.checkpoint_ns, w.checkpoint_id), []).append(w)
+        for space, ids in _by_namespace(sorted(set(keys))).items():
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                sql = (
+                    f"SELECT checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, "
+                    f"type, {data} FROM {self.writes_table} WHERE thread_id = ? AND "
+                    f"checkpoint_ns = ? AND checkpoint_id IN ({self._marks(len(chunk))})"
+                )
+                for row in self._query(self._q(sql), [thread_id, space, *chunk]):
+                    w = WriteRow(*row)
+                    out.setdefault((w.checkpoint_ns, w.checkpoint_id), []).append(w)
         for rows in out.values():
             rows.sort(key=lambda w: (w.task_path, w.task_id, w.idx))
         return out
@@ -151,15 +151,27 @@ class TableSource:
         """History rows for `heads`: next, and the writes of the step that made each."""
         if not heads:
             return []
-        parents = {h.parent_id for h in heads if h.parent_id}
-        writes = self._writes(thread_id, {h.checkpoint_id for h in heads} | parents)
-        tips = self._tips(thread_id, heads)
+        parents = {(h.checkpoint_ns, h.parent_id) for h in heads if h.parent_id}
+        keys = {(h.checkpoint_ns, h.checkpoint_id) for h in heads}
+        writes = self._writes(thread_id, keys | parents)
+        owns = [writes.get((h.checkpoint_ns, h.checkpoint_id), []) for h in heads]
+        sends = [
+            self._sends(thread_id, h) if self._needs_sends(h, own) else []
+            for h, own in zip(heads, owns, strict=True)
+        ]
+        # Whether a checkpoint was continued matters only where its tasks' nodes and its
+        # triggers disagree (a tip may still have tasks to run); ask the table only then.
+        doubtful = [
+            h
+            for h, own, s in zip(heads, owns, sends, strict=True)
+            if set(derive_next(h, own, is_tip=True, sends=s))
+            != set(derive_next(h, own, is_tip=False, sends=s))
+        ]
+        tips = self._tips(thread_id, doubtful) if doubtful else set()
         rows = []
-        for h in heads:
-            own = writes.get((h.checkpoint_ns, h.checkpoint_id), [])
-            sends = self._sends(thread_id, h) if self._needs_sends(h, own) else []
+        for h, own, s in zip(heads, owns, sends, strict=True):
             next_nodes = derive_next(
-                h, own, is_tip=(h.checkpoint_ns, h.checkpoint_id) in tips, sends=sends
+                h, own, is_tip=(h.checkpoint_ns, h.checkpoint_id) in tips, sends=s
             )
             rows.append(
                 HistoryRow(
@@ -271,7 +283,7 @@ class TableSource:
             return None
         head = heads[0]
         row = self._rows(thread_id, [head])[0]
-        own = self._writes(thread_id, [head.checkpoint_id]).get(("", head.checkpoint_id), [])
+        own = self._writes(thread_id, [("", head.checkpoint_id)]).get(("", head.checkpoint_id), [])
         return ThreadRow(
             thread_id=thread_id,
             checkpoints=count,
@@ -306,9 +318,22 @@ class TableSource:
         if before:
             where.append("checkpoint_id < ?")
             params.append(before)
-        heads = self._heads(
-            " AND ".join(where), params, f"ORDER BY checkpoint_id DESC LIMIT {int(limit)}"
+        # Ids first, from the (thread, namespace, id) index alone; then only their rows:
+        # sorting whole rows would read every checkpoint's record of the thread.
+        sql = (
+            f"SELECT checkpoint_ns, checkpoint_id FROM {self.cp_table} WHERE "
+            f"{' AND '.join(where)} ORDER BY checkpoint_id DESC LIMIT {int(limit)}"
         )
+        found: list[Head] = []
+        for space, ids in _by_namespace(self._query(self._q(sql), params)).items():
+            found.extend(
+                self._heads(
+                    "thread_id = ? AND checkpoint_ns = ? AND checkpoint_id IN "
+                    f"({self._marks(len(ids))})",
+                    [thread_id, space, *ids],
+                )
+            )
+        heads = sorted(found, key=lambda h: h.checkpoint_id, reverse=True)
         if not heads and before is None:
             self.thread(thread_id)  # raises NotFound for an unknown thread
         return self._rows(thread_id, heads)
@@ -340,9 +365,9 @@ class TableSource:
         """One checkpoint whole: values, next, the tasks that ran from it, metadata."""
         head = self._find(thread_id, checkpoint_id, ns)
         row = self._rows(thread_id, [head])[0]
-        own = self._writes(thread_id, [head.checkpoint_id], with_data=True).get(
-            (head.checkpoint_ns, head.checkpoint_id), []
-        )
+        own = self._writes(
+            thread_id, [(head.checkpoint_ns, head.checkpoint_id)], with_data=True
+        ).get((head.checkpoint_ns, head.checkpoint_id), [])
         sends = self._sends(thread_id, head) if self._needs_sends(head, own) else []
         tasks = _tasks(own, sends, self._safe_decode)
         return CheckpointView(
@@ -379,6 +404,14 @@ class TableSource:
             before = page[-1].checkpoint_id
         for checkpoint_ns, checkpoint_id in reversed(ids):
             yield self.checkpoint(thread_id, checkpoint_id, ns=checkpoint_ns)
+
+
+def _by_namespace(keys: Iterable[Sequence[Any]]) -> dict[str, list[str]]:
+    """(namespace, id) pairs grouped by namespace, ids in the order given."""
+    out: dict[str, list[str]] = {}
+    for space, checkpoint_id in keys:
+        out.setdefault(space, []).append(checkpoint_id)
+    return out
 
 
 def _via_name(decoded: Any) -> str | None:

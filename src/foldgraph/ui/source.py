@@ -19,17 +19,10 @@ import os
 import pathlib
 from typing import Any, Protocol
 
+from foldgraph.ui.errors import NotFound, ReadError
 from foldgraph.ui.records import CheckpointView, HistoryRow, ThreadRow
 
 __all__ = ["NotFound", "ReadError", "Source", "open_source"]
-
-
-class ReadError(Exception):
-    """A store that cannot be read as asked: missing, of no known format, unreadable."""
-
-
-class NotFound(ReadError):
-    """An unknown thread or checkpoint."""
 
 
 class Source(Protocol):
