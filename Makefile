@@ -4,9 +4,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-compare bench-storage parity clean
+.PHONY: demo test lint bench bench-compare bench-storage parity conformance clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
@@ -50,5 +50,10 @@ parity: $(STAMP)
 	$(BIN)/python -m tools.parity --count 200 --aio --subgraphs --asks
 	$(BIN)/python -m tools.parity --count 200 --errors --asks
 
+# LangGraph's own test suites (its published sdists, downloaded at run time) on foldgraph
+# and on LangGraph, per file and in total; `python -m tools.conformance --help` for more.
+conformance: $(STAMP)
+	$(BIN)/python -m tools.conformance
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .conformance

@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import dataclasses
 import importlib
-import importlib.abc
 import importlib.util
 import inspect
 import json
@@ -55,52 +54,20 @@ def program_names() -> list[str]:
 
 
 # --- running a program on foldgraph: the import root ``langgraph`` becomes ``foldgraph``
-
-
-class _AliasLoader(importlib.abc.Loader):
-    def __init__(self, target: str) -> None:
-        self.target = target
-
-    def create_module(self, spec: Any) -> Any:
-        return importlib.import_module(self.target)
-
-    def exec_module(self, module: Any) -> None:
-        return None
-
-
-class _LanggraphToFoldgraph(importlib.abc.MetaPathFinder):
-    """Serves ``langgraph[.x.y]`` as the module ``foldgraph[.x.y]`` (the same object)."""
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != "langgraph" and not fullname.startswith("langgraph."):
-            return None
-        real = "foldgraph" + fullname[len("langgraph") :]
-        if importlib.util.find_spec(real) is None:
-            # Never fall through to a real langgraph installed beside foldgraph.
-            raise ModuleNotFoundError(f"No module named {real!r}", name=real)
-        is_package = hasattr(importlib.import_module(real), "__path__")
-        return importlib.util.spec_from_loader(fullname, _AliasLoader(real), is_package=is_package)
+# (foldgraph.alias, the same mechanism users install for packages built on LangGraph)
 
 
 @contextlib.contextmanager
 def langgraph_is_foldgraph() -> Iterator[None]:
     """Within this block ``import langgraph...`` imports foldgraph's module of that path.
 
-    On exit the finder and every ``langgraph`` alias it created are removed, so the
-    rest of the process (and a real langgraph, if installed) is untouched.
+    On exit every ``langgraph`` alias is removed, so the rest of the process (and a
+    real langgraph, if installed) is untouched.
     """
-    saved = {k: v for k, v in sys.modules.items() if k == "langgraph" or k.startswith("langgraph.")}
-    for key in saved:
-        del sys.modules[key]
-    finder = _LanggraphToFoldgraph()
-    sys.meta_path.insert(0, finder)
-    try:
+    from foldgraph.alias import aliased
+
+    with aliased():
         yield
-    finally:
-        sys.meta_path.remove(finder)
-        for key in [k for k in sys.modules if k == "langgraph" or k.startswith("langgraph.")]:
-            del sys.modules[key]
-        sys.modules.update(saved)
 
 
 def load_program(name: str) -> Any:

@@ -224,7 +224,9 @@ def test_base_saver_required_methods_raise() -> None:
     saver: BaseCheckpointSaver[int] = BaseCheckpointSaver()
     cfg: Any = {"configurable": {"thread_id": "t"}}
     assert saver.config_specs == []
-    assert saver.serde is None
+    from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    assert type(saver.serde) is JsonPlusSerializer  # made when first read, as LangGraph's default
     for call in (
         lambda: saver.get(cfg),
         lambda: saver.get_tuple(cfg),
@@ -254,9 +256,34 @@ def test_base_saver_required_methods_raise() -> None:
             _run(acall())
 
 
-def test_base_saver_keeps_serde() -> None:
-    serde = object()
-    assert BaseCheckpointSaver(serde=serde).serde is serde
+def test_base_saver_keeps_serde_and_wraps_an_untyped_one() -> None:
+    from foldgraph.checkpoint.serde.base import SerializerCompat
+
+    class Typed:
+        def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+            return "t", repr(obj).encode()
+
+        def loads_typed(self, data: tuple[str, bytes]) -> Any:
+            return data[1].decode()
+
+    class Untyped:
+        def dumps(self, obj: Any) -> bytes:
+            return repr(obj).encode()
+
+        def loads(self, data: bytes) -> Any:
+            return data.decode()
+
+    typed = Typed()
+    saver = BaseCheckpointSaver(serde=typed)
+    assert saver.serde is typed
+    assert saver._serde_given is True
+    assert BaseCheckpointSaver()._serde_given is False
+    wrapped = BaseCheckpointSaver(serde=Untyped()).serde
+    assert type(wrapped) is SerializerCompat
+    assert wrapped.dumps_typed([1]) == ("list", b"[1]")
+    later = BaseCheckpointSaver()
+    later.serde = Untyped()  # assigned after construction, as LangGraph's tests do
+    assert type(later.serde) is SerializerCompat and later._serde_given is True
 
 
 class _OneCheckpoint(BaseCheckpointSaver[int]):
@@ -298,6 +325,12 @@ def test_with_allowlist() -> None:
     class Serde:
         def __init__(self, allow: tuple[Any, ...] = ()) -> None:
             self.allow = allow
+
+        def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+            return "t", b""
+
+        def loads_typed(self, data: tuple[str, bytes]) -> Any:
+            return None
 
         def with_msgpack_allowlist(self, extra: Any) -> Serde:
             return Serde(self.allow + tuple(extra)) if extra else self

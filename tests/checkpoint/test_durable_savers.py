@@ -292,6 +292,37 @@ def test_corrupt_and_unknown_type_rows_name_thread_and_checkpoint(durable_saver:
     assert graph.get_state(snaps[4].config).values["turn"] == 1
 
 
+def test_a_garbage_schema_version_row_is_a_corruption_error_naming_the_database(
+    durable_saver: Any,
+) -> None:
+    saver = durable_saver()
+    saver.setup()
+    with saver._tx(write=True) as cur:
+        cur.execute(
+            saver._q("UPDATE fg_meta SET value = ? WHERE key = ?"), ("v1-oops", "schema_version")
+        )
+    if durable_saver.kind == "sqlite":
+        where = repr(durable_saver.path)
+    else:
+        with saver._tx(write=False) as cur:
+            cur.execute("SELECT current_database(), current_schema()")
+            database, schema = cur.fetchone()
+        where = f"{database!r} (schema {schema!r})"
+    expected = (
+        f"The foldgraph checkpoint schema version recorded in database {where} is 'v1-oops', "
+        "not a number"
+    )
+    with pytest.raises(CorruptCheckpointError) as failed:
+        durable_saver().setup()
+    assert str(failed.value).startswith(expected)
+    with pytest.raises(CorruptCheckpointError) as failed:
+        saver.schema_version()
+    assert str(failed.value).startswith(expected)
+    graph = loop_graph(1).compile(checkpointer=durable_saver())
+    with pytest.raises(CorruptCheckpointError, match="not a number"):
+        graph.invoke({"messages": [HumanMessage("hi", id="h")]}, CONFIG)
+
+
 def test_unserializable_value_names_thread_checkpoint_channel_and_path(
     durable_saver: Any,
 ) -> None:

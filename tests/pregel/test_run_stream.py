@@ -388,7 +388,8 @@ def test_messages_as_content_block_events() -> None:
         "langgraph_node": "call",
         "langgraph_path": ("__pregel_pull", "call"),
         "ls_provider": "genericfakechatmodel",
-        "lc_versions": {"langchain-core": "1.8.3"},
+        # The installed langchain-core (and langchain, when present) versions.
+        "lc_versions": GenericFakeChatModel(messages=iter(())).metadata["lc_versions"],
     }
 
     def delta(text: str) -> tuple[Any, ...]:

@@ -36,10 +36,13 @@ class Persistence:
 
     def _in_memory(self) -> bool:
         """Whether the run saves into an `InMemorySaver` itself (not a subclass, whose
-        `put` may do more): then the snapshot's parts are handed over as they are."""
+        `put` may do more) that keeps values by reference (not one given a serializer,
+        which `put` applies): then the snapshot's parts are handed over as they are."""
         fast = self._fast_saver
         if fast is None:
-            fast = self._fast_saver = type(self.checkpointer) is InMemorySaver
+            saver = self.checkpointer
+            fast = type(saver) is InMemorySaver and not saver._serde_given
+            self._fast_saver = fast
             self._saver_thread = self.thread_id
         return fast
 

@@ -249,6 +249,32 @@ def get_checkpoint_metadata(
     return merged  # type: ignore[return-value]
 
 
+class _SaverSerde:
+    """`BaseCheckpointSaver.serde`: the serializer given, or a default one made when first read.
+
+    Made lazily because the codec loads cattrs, which a saver that never
+    serialises (the in-memory one, unless given a serializer) does not need.
+    A saver records whether its serializer was given (`_serde_given`).
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, saver: Any, owner: type | None = None) -> Any:
+        if saver is None:
+            return self
+        serde = saver.__dict__.get(self.slot)
+        if serde is None:
+            from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+            serde = saver.__dict__[self.slot] = JsonPlusSerializer()
+        return serde
+
+    def __set__(self, saver: Any, serde: Any) -> None:
+        saver.__dict__[self.slot] = maybe_add_typed_methods(serde)
+        saver.__dict__["_serde_given"] = True
+
+
 class BaseCheckpointSaver(Generic[V]):
     """Where a graph keeps its checkpoints, addressed by thread, namespace and id.
 
@@ -258,11 +284,14 @@ class BaseCheckpointSaver(Generic[V]):
     `configurable` keys `thread_id`, `checkpoint_ns` (default `""`, the root
     graph) and `checkpoint_id` (default: the latest).
 
-    `serde` is kept for savers that serialise; foldgraph's in-memory saver
-    does not.
+    Every saver has a `serde` (`dumps_typed`/`loads_typed`), as in LangGraph:
+    the one given (`serde=` or assigned later; an untyped `dumps`/`loads`
+    serializer is wrapped by `maybe_add_typed_methods`), else a
+    `JsonPlusSerializer` made the first time it is read.
     """
 
-    serde: Any = None
+    serde: Any = _SaverSerde()
+    _serde_given = False
 
     def __init__(self, *, serde: Any | None = None) -> None:
         if serde is not None:
@@ -467,9 +496,11 @@ class BaseCheckpointSaver(Generic[V]):
     def with_allowlist(self, extra_allowlist: Any) -> BaseCheckpointSaver[V]:
         """A saver whose serializer also accepts `extra_allowlist` types.
 
-        Returns `self` when the serializer has no allowlist to extend (the
-        in-memory saver never deserializes anything).
+        Returns `self` when the saver was given no serializer (its default one
+        learns the types it encodes) or one with no allowlist to extend.
         """
+        if not self._serde_given:
+            return self
         extend = getattr(self.serde, "with_msgpack_allowlist", None)
         if extend is None:
             return self

@@ -53,6 +53,9 @@ def plain_checkpoint(checkpoint: Checkpoint) -> Checkpoint:
     plain["versions_seen"] = {
         node: _plain_map(seen) for node, seen in checkpoint["versions_seen"].items()
     }
+    # foldgraph's fingerprints (`verify_replay`) stay with the stored form: a checkpoint
+    # read through the public API has LangGraph's keys only.
+    plain.pop("channel_seals", None)
     for key, value in plain.items():
         if isinstance(value, tuple):  # updated_channels, legacy pending_sends
             plain[key] = list(value)

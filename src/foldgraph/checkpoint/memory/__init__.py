@@ -16,22 +16,14 @@ reads the stored form itself through `_stored_tuple`/`_stored_list`.
 from __future__ import annotations
 
 import contextlib
-import os
-import pickle
-import shutil
 import threading
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from pyrsistent import pmap
-
-from foldgraph._kernel.frozen import is_persistent_map
-from foldgraph._kernel.snapshot import path_text
-from foldgraph._kernel.snapshot import task_id as _task_id
 from foldgraph.checkpoint.base import (
-    WRITES_IDX_MAP,
+    WRITES_IDX_MAP,  # noqa: F401 - importable from here, as from LangGraph's module
     BaseCheckpointSaver,
     ChannelVersions,
     Checkpoint,
@@ -45,20 +37,28 @@ from foldgraph.checkpoint.base import (
     writes_sort_key,  # noqa: F401
 )
 from foldgraph.checkpoint.base._plain import plain_tuple
+from foldgraph.checkpoint.memory._encoded import decode, decode_values, encode, encode_values
+from foldgraph.checkpoint.memory._entry import (
+    _NO_CHECKPOINTS,
+    _SORTED_NAMES,
+    _SORTED_NAMES_MAX,
+    _add_task_writes,
+    _add_writes,
+    _copy_plain,
+    _Entry,
+    _entry_of,
+    _load_checkpoint,
+    _metadata_of,
+    _Saved,
+    _TaskWrites,
+    _Write,
+)
+from foldgraph.checkpoint.memory._file import PersistentDict
 
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
 
 __all__ = ["InMemorySaver", "MemorySaver", "PersistentDict"]
-
-# (checkpoint as stored, metadata as stored, parent checkpoint id)
-_Triple = tuple[dict[str, Any], dict[str, Any], str | None]
-# (task_id, channel, value, task_path)
-_Write = tuple[str, str, Any, str]
-# One task's writes as the runner saves them: (task_id or None, origin id, origin step,
-# task path, writes). A None id is the kernel's `task_id(origin id, origin step, path)`,
-# which nobody may ever ask for: it is derived, with the path's text, when read.
-_TaskWrites = tuple[str | None, str, int, tuple[Any, ...], tuple[tuple[str, Any], ...]]
 
 
 def _configurable(config: RunnableConfig, key: str, method: str) -> Any:
@@ -69,251 +69,6 @@ def _configurable(config: RunnableConfig, key: str, method: str) -> Any:
             f"InMemorySaver.{method} needs config['configurable'][{key!r}]; got config {config!r}. "
             f"Pass e.g. {{'configurable': {{'{key}': ...}}}}."
         ) from None
-
-
-def _store_checkpoint(checkpoint: Checkpoint) -> dict[str, Any]:
-    """The form kept in storage: the same persistent maps, anything mutable frozen."""
-    stored = dict(checkpoint)
-    for key in ("channel_values", "channel_versions"):
-        value = stored[key]
-        if not is_persistent_map(value):
-            stored[key] = pmap(value)
-    seen = stored["versions_seen"]
-    if not is_persistent_map(seen):
-        stored["versions_seen"] = pmap(
-            {node: v if is_persistent_map(v) else pmap(v) for node, v in seen.items()}
-        )
-    for key, value in stored.items():
-        if isinstance(value, list | set):  # updated_channels, legacy pending_sends
-            stored[key] = tuple(value)
-    return stored
-
-
-# The keys, in order, of the checkpoints foldgraph's runner makes (`GraphCore._checkpoint_of`).
-_RUNNER_KEYS = (
-    "v",
-    "id",
-    "ts",
-    "channel_values",
-    "channel_versions",
-    "versions_seen",
-    "updated_channels",
-    "channel_seals",
-)
-
-
-class _Saved:
-    """One stored checkpoint of the runner's shape, with its metadata and parent, as one object.
-
-    A history keeps one of these per step; the triple of dicts and tuples it
-    replaces cost the garbage collector five containers per step. It unpacks
-    as the `(checkpoint, metadata, parent_id)` triple `storage` documents.
-    `updated` may be a frozenset (sorted when read) or a tuple.
-
-    The metadata of a runner's checkpoint is kept as its `source` and `step`
-    plus `rest`, the rest of its keys, which every checkpoint of the run shares:
-    a dict per checkpoint (it holds the `parents` dict, so the collector tracks
-    it) is then made only when read. Otherwise `source` is None and `rest`
-    is the metadata itself. Neither is changed nor handed out (reads copy).
-
-    `writes` holds the runner's task writes on this checkpoint as it saved them
-    (`_TaskWrites` records, see `InMemorySaver._put_runner_writes`), or None:
-    their task ids and paths are worked out only when someone reads them.
-    """
-
-    __slots__ = (
-        "id",
-        "parent_id",
-        "rest",
-        "seals",
-        "seen",
-        "source",
-        "step",
-        "ts",
-        "updated",
-        "v",
-        "values",
-        "versions",
-        "writes",
-    )
-
-    def __init__(
-        self,
-        v: Any,
-        id: str,
-        ts: str,
-        values: Any,
-        versions: Any,
-        seen: Any,
-        updated: Any,
-        seals: Any,
-        parent_id: str | None,
-        source: Any,
-        step: Any,
-        rest: dict[str, Any],
-    ) -> None:
-        self.v = v
-        self.id = id
-        self.ts = ts
-        self.values = values
-        self.versions = versions
-        self.seen = seen
-        self.updated = updated
-        self.seals = seals
-        self.parent_id = parent_id
-        self.source = source
-        self.step = step
-        self.rest = rest
-        self.writes: tuple[_TaskWrites, ...] | None = None
-
-    @property
-    def metadata(self) -> dict[str, Any]:
-        """The checkpoint's metadata (not to be changed: a reader copies it first)."""
-        if self.source is None:
-            return self.rest
-        return {"source": self.source, "step": self.step, **self.rest}
-
-    def _updated(self) -> Any:
-        updated = self.updated
-        return tuple(sorted(updated)) if isinstance(updated, frozenset) else updated
-
-    def stored(self) -> dict[str, Any]:
-        """The checkpoint in its stored form (persistent maps, tuples for lists)."""
-        return self._checkpoint(self._updated())
-
-    def loaded(self) -> Checkpoint:
-        """A fresh checkpoint dict around the stored maps, as `_load_checkpoint` makes."""
-        updated = self.updated
-        if updated is not None:
-            updated = sorted(updated) if isinstance(updated, frozenset) else list(updated)
-        return self._checkpoint(updated)  # type: ignore[return-value]
-
-    def _checkpoint(self, updated: Any) -> dict[str, Any]:
-        return {
-            "v": self.v,
-            "id": self.id,
-            "ts": self.ts,
-            "channel_values": self.values,
-            "channel_versions": self.versions,
-            "versions_seen": self.seen,
-            "updated_channels": updated,
-            "channel_seals": self.seals,
-        }
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter((self.stored(), self.metadata, self.parent_id))
-
-    def __len__(self) -> int:
-        return 3
-
-    def __getitem__(self, index: int) -> Any:
-        return (self.stored(), self.metadata, self.parent_id)[index]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, _Saved | tuple):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(tuple(self))
-
-
-_SORTED_NAMES: dict[frozenset[str], tuple[str, ...]] = {}
-"""Each set of updated channels the runner saved, as the sorted tuple stored for it."""
-_SORTED_NAMES_MAX = 4_096
-
-# A stored entry: a `_Saved`, or (another shape of checkpoint, or one set by hand) a triple.
-_Entry = _Saved | _Triple
-
-_NO_CHECKPOINTS: dict[str, _Entry] = {}
-
-
-def _entry_of(checkpoint: Checkpoint, metadata: dict[str, Any], parent_id: str | None) -> _Entry:
-    """What `put` stores: a `_Saved` for the runner's shape, the stored triple otherwise."""
-    if tuple(checkpoint) == _RUNNER_KEYS:
-        stored = _store_checkpoint(checkpoint)
-        return _Saved(
-            stored["v"],
-            stored["id"],
-            stored["ts"],
-            stored["channel_values"],
-            stored["channel_versions"],
-            stored["versions_seen"],
-            stored["updated_channels"],
-            stored["channel_seals"],
-            parent_id,
-            None,
-            None,
-            metadata,
-        )
-    return (_store_checkpoint(checkpoint), metadata, parent_id)
-
-
-def _add_writes(
-    stored: dict[tuple[str, int], _Write],
-    task_id: str,
-    writes: Sequence[tuple[str, Any]],
-    task_path: str,
-) -> None:
-    """Record a task's writes in `stored`, keyed by `(task_id, idx)` (see `put_writes`)."""
-    for idx, (channel, value) in enumerate(writes):
-        special = WRITES_IDX_MAP.get(channel)
-        if special is None:
-            slot = (task_id, idx)
-            if slot in stored:
-                continue
-        else:
-            slot = (task_id, special)
-        stored[slot] = (task_id, channel, value, task_path)
-
-
-def _add_task_writes(
-    stored: dict[tuple[str, int], _Write], records: Sequence[_TaskWrites]
-) -> tuple[_TaskWrites, ...] | None:
-    """Record the runner's `_TaskWrites` in `stored`, in the order it saved them.
-
-    Returns the records with every task id worked out, when one was not yet (for the
-    entry to keep, so that the next read does not hash them again), else None.
-    """
-    resolved: list[_TaskWrites] | None = None
-    for at, (tid, origin_id, origin_step, path, writes) in enumerate(records):
-        if tid is None:
-            tid = _task_id(origin_id, origin_step, path)
-            if resolved is None:
-                resolved = list(records)
-            resolved[at] = (tid, origin_id, origin_step, path, writes)
-        _add_writes(stored, tid, writes, path_text(path))
-    return None if resolved is None else tuple(resolved)
-
-
-def _metadata_of(entry: _Entry) -> dict[str, Any]:
-    return entry.metadata if type(entry) is _Saved else entry[1]
-
-
-def _load_checkpoint(stored: dict[str, Any]) -> Checkpoint:
-    """A fresh outer dict around the stored (immutable) maps."""
-    loaded = dict(stored)
-    for key, value in loaded.items():
-        if isinstance(value, tuple):
-            loaded[key] = list(value)
-    return loaded  # type: ignore[return-value]
-
-
-def _copy_plain(value: Any) -> Any:
-    """Copy the mutable containers metadata is made of (dicts, lists, sets), share the rest.
-
-    Metadata is small and holds plain containers (`parents`), so a copy in
-    and a copy out is cheaper than freezing and thawing it (~1 us vs ~12 us).
-    """
-    if isinstance(value, dict):
-        return {k: _copy_plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy_plain(v) for v in value]
-    if isinstance(value, set):
-        return set(value)
-    return value
 
 
 def _address(thread_id: str, checkpoint_ns: str, checkpoint_id: str | None) -> RunnableConfig:
@@ -398,6 +153,17 @@ class InMemorySaver(BaseCheckpointSaver[int]):
             stored = self._writes.setdefault((thread_id, ns, checkpoint_id), {})
             _add_task_writes(stored, records)
 
+    def with_allowlist(self, extra_allowlist: Any) -> InMemorySaver:
+        """Let a given serializer build `extra_allowlist` types too (in place; returns self).
+
+        Without `serde=` nothing is ever decoded. Extending in place keeps
+        `graph.checkpointer is saver`, as the SQL savers do.
+        """
+        register = getattr(self.serde, "register", None) if self._serde_given else None
+        if register is not None:
+            register(*[t for t in extra_allowlist if isinstance(t, type)])
+        return self
+
     # -- context manager ----------------------------------------------------
 
     def __enter__(self) -> InMemorySaver:
@@ -456,12 +222,18 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         else:
             stored, metadata, parent_id = entry
             checkpoint = _load_checkpoint(stored)
+        writes = self._pending_writes(thread_id, ns, checkpoint_id, entry)
+        if self._serde_given:
+            where = f"checkpoint {checkpoint_id} of thread {thread_id!r}"
+            serde = self.serde
+            checkpoint["channel_values"] = decode_values(serde, checkpoint["channel_values"], where)
+            writes = [(t, ch, decode(serde, v, where, ch)) for t, ch, v in writes]
         return CheckpointTuple(
             config=config,
             checkpoint=checkpoint,
             metadata=_copy_plain(metadata),
             parent_config=_address(thread_id, ns, parent_id) if parent_id else None,
-            pending_writes=self._pending_writes(thread_id, ns, checkpoint_id, entry),
+            pending_writes=writes,
         )
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
@@ -471,10 +243,15 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         as in LangGraph; otherwise it is the latest checkpoint's address.
         Channel values are plain (lists, dicts, messages), as in LangGraph.
         """
-        found = self._stored_tuple(config)
+        found = self._read_tuple(config)
         return None if found is None else plain_tuple(found)
 
     def _stored_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        if type(self).get_tuple is not InMemorySaver.get_tuple:
+            return self.get_tuple(config)  # a subclass's read is called, as LangGraph calls it
+        return self._read_tuple(config)
+
+    def _read_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         thread_id = _configurable(config, "thread_id", "get_tuple")
         ns = config["configurable"].get("checkpoint_ns", "")
         checkpoint_id = get_checkpoint_id(config)
@@ -510,10 +287,22 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         `limit` caps the count. Each tuple is converted to plain values when
         the iteration reaches it.
         """
-        for found in self._stored_list(config, filter=filter, before=before, limit=limit):
+        for found in self._read_list(config, filter=filter, before=before, limit=limit):
             yield plain_tuple(found)
 
     def _stored_list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        if type(self).list is not InMemorySaver.list:  # a subclass's own listing
+            return self.list(config, filter=filter, before=before, limit=limit)
+        return self._read_list(config, filter=filter, before=before, limit=limit)
+
+    def _read_list(
         self,
         config: RunnableConfig | None,
         *,
@@ -574,6 +363,10 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         thread_id = _configurable(config, "thread_id", "put")
         ns = config["configurable"].get("checkpoint_ns", "")
         parent_id = config["configurable"].get("checkpoint_id")
+        if self._serde_given:
+            where = f"checkpoint {checkpoint['id']} of thread {thread_id!r}"
+            values = encode_values(self.serde, checkpoint["channel_values"], where)
+            checkpoint = {**checkpoint, "channel_values": values}  # type: ignore[typeddict-item]
         entry = _entry_of(
             checkpoint, _copy_plain(get_checkpoint_metadata(config, metadata)), parent_id
         )
@@ -598,6 +391,11 @@ class InMemorySaver(BaseCheckpointSaver[int]):
         thread_id = _configurable(config, "thread_id", "put_writes")
         checkpoint_id = _configurable(config, "checkpoint_id", "put_writes")
         ns = config["configurable"].get("checkpoint_ns", "")
+        if self._serde_given:
+            where = (
+                f"a write of task {task_id} on checkpoint {checkpoint_id} of thread {thread_id!r}"
+            )
+            writes = [(ch, encode(self.serde, v, where, ch)) for ch, v in writes]
         with self._lock:
             entry = self.storage.get(thread_id, {}).get(ns, {}).get(checkpoint_id)
             if type(entry) is _Saved and getattr(entry, "writes", None):
@@ -762,60 +560,3 @@ def _matches(metadata: Mapping[str, Any], filter: Mapping[str, Any]) -> bool:
 
 MemorySaver = InMemorySaver
 """Older name of `InMemorySaver`, kept for LangGraph code that still uses it."""
-
-
-class PersistentDict(defaultdict):
-    """A `defaultdict` saved to `filename` (pickle) on `sync()` or `close()`.
-
-    Reads and writes run at dict speed; the file is replaced atomically (written
-    to `filename + ".tmp"`, then moved). Call `load()` to read an existing file.
-    As `InMemorySaver(factory=partial(PersistentDict, filename=...))` it keeps a
-    saver's threads across processes.
-    """
-
-    def __init__(self, *args: Any, filename: str, **kwds: Any) -> None:
-        self.flag = "c"  # "r": read-only, "c": create, "n": always start empty
-        self.mode: int | None = None  # file permissions to set after writing, e.g. 0o644
-        self.format = "pickle"
-        self.filename = filename
-        super().__init__(*args, **kwds)
-
-    def sync(self) -> None:
-        """Write the dict to its file."""
-        if self.flag == "r":
-            return
-        temp = self.filename + ".tmp"
-        try:
-            with open(temp, "wb") as fileobj:
-                self.dump(fileobj)
-        except Exception:
-            os.remove(temp)
-            raise
-        shutil.move(temp, self.filename)
-        if self.mode is not None:
-            os.chmod(self.filename, self.mode)
-
-    def close(self) -> None:
-        self.sync()
-        self.clear()
-
-    def __enter__(self) -> PersistentDict:
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
-
-    def dump(self, fileobj: Any) -> None:
-        if self.format != "pickle":
-            raise NotImplementedError("Unknown format: " + repr(self.format))
-        pickle.dump(dict(self), fileobj, 2)
-
-    def load(self) -> None:
-        """Merge the file's content into the dict (nothing when the flag is "n")."""
-        if self.flag == "n":
-            return
-        with open(self.filename, "rb") as fileobj:
-            try:
-                self.update(pickle.load(fileobj))
-            except EOFError:
-                return

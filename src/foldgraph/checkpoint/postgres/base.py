@@ -237,6 +237,11 @@ class BasePostgresSaver(SqlSaver):
         cur.execute("SELECT to_regclass('fg_meta') IS NOT NULL")
         return bool(cur.fetchone()[0])
 
+    def _database_name(self, cur: Any) -> str:
+        cur.execute("SELECT current_database(), current_schema()")
+        database, schema = cur.fetchone()
+        return f"{database!r} (schema {schema!r})"
+
     def _lock_thread(self, cur: Any, thread_id: str, ns: str) -> None:
         # One lock per thread (all namespaces): puts, prune and compaction never interleave.
         cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (thread_id,))
