@@ -5,6 +5,6 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "ui"))
 
-from thread_dbs import db, expected, kind, thread_dbs  # noqa: E402
+from thread_dbs import db, expected, kind, thread_dbs
 
 __all__ = ["db", "expected", "kind", "thread_dbs"]

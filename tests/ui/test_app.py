@@ -156,3 +156,23 @@ def test_a_session_without_actions_changes_no_byte(thread_dbs, kind, tmp_path) -
 def test_actions_are_post_only(db, path) -> None:
     with client(db) as c:
         assert c.get(path).status_code == 405
+
+
+def test_several_graphs_are_told_apart_by_the_threads_graph_id(thread_dbs, tmp_path) -> None:
+    from langchain_core.messages import HumanMessage
+
+    from foldgraph.checkpoint.sqlite import SqliteSaver
+
+    db = tmp_path / "work.sqlite"
+    shutil.copy(thread_dbs["foldgraph"][0], db)
+    with SqliteSaver.from_conn_string(str(db)) as saver:
+        bound = graph.copy(update={"checkpointer": saver})
+        config = {"configurable": {"thread_id": "t-server"}, "metadata": {"graph_id": "second"}}
+        bound.invoke({"messages": [HumanMessage("hi", id="h-9")]}, config)
+    with client(db, graphs={"first": graph, "second": graph}) as c:
+        assert '"graph": "first, second"' in c.get("/").text
+        unnamed = c.get("/api/graph.svg", params={"thread": "t-done"})
+        assert unnamed.status_code == 400
+        assert "names graph None" in unnamed.json()["error"]
+        named = c.get("/api/graph.svg", params={"thread": "t-server"})
+        assert named.status_code == 200 and named.text.startswith("<svg")

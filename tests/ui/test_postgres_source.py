@@ -1,4 +1,5 @@
-"""foldgraph's PostgreSQL tables read through the same model, in read-only sessions."""
+"""PostgreSQL checkpoint tables (foldgraph's `PostgresSaver` and LangGraph's) read through
+the same model, in read-only sessions."""
 
 from __future__ import annotations
 
@@ -24,12 +25,11 @@ def _dsn() -> str:
     return dsn
 
 
-@pytest.fixture(scope="module")
-def pg_url(tmp_path_factory):
+def _database(kind: str, tmp_path_factory) -> tuple[str, dict]:
     import psycopg
 
     dsn = _dsn()
-    name = f"fg_viewer_{os.getpid()}"
+    name = f"fg_viewer_{kind}_{os.getpid()}"
     with psycopg.connect(dsn, autocommit=True) as admin:
         admin.execute(f"DROP DATABASE IF EXISTS {name}")
         admin.execute(f"CREATE DATABASE {name}")
@@ -38,21 +38,38 @@ def pg_url(tmp_path_factory):
     url = f"postgresql://{parts.get('user', 'postgres')}@/{name}?{query}"
     expected = tmp_path_factory.mktemp("pg") / "expected.json"
     subprocess.run(
-        [sys.executable, str(HERE / "make_threads.py"), "foldgraph", url, str(expected)],
+        [sys.executable, str(HERE / "make_threads.py"), kind, url, str(expected)],
         check=True,
         timeout=120,
         capture_output=True,
     )
-    yield url, json.loads(expected.read_text())
-    with psycopg.connect(dsn, autocommit=True) as admin:
+    return url, json.loads(expected.read_text())
+
+
+def _drop(url: str) -> None:
+    import psycopg
+
+    name = url.split("@/", 1)[1].split("?", 1)[0]
+    with psycopg.connect(_dsn(), autocommit=True) as admin:
         admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="module", params=["foldgraph", "langgraph"])
+def pg_url(request, tmp_path_factory):
+    if request.param == "langgraph":
+        from thread_dbs import _need_langgraph
+
+        _need_langgraph()
+    url, expected = _database(request.param, tmp_path_factory)
+    yield url, expected
+    _drop(url)
 
 
 def test_threads_history_and_values_from_postgres(pg_url) -> None:
     url, expected = pg_url
     src = open_source(url)
     try:
-        assert src.kind == "foldgraph-postgres"
+        assert src.kind in ("foldgraph-postgres", "langgraph-postgres")
         assert {r.thread_id: r.status for r in src.threads()} == {
             "t-done": "done",
             "t-fork": "interrupted",
@@ -62,8 +79,12 @@ def test_threads_history_and_values_from_postgres(pg_url) -> None:
         assert [(r.checkpoint_id, r.next) for r in rows] == [
             (s["checkpoint_id"], tuple(s["next"])) for s in expected["t-fork"]
         ]
+        for snapshot in expected["t-done"]:
+            values = src.values("t-done", snapshot["checkpoint_id"])
+            assert values == {k: v for k, v in snapshot["values"].items() if k in values}
         assert src.checkpoint("t-done").values["draft"] == "v1:yes"
         assert len(src.history("t-done")) == 9
+        assert "the agent was told to fail" in str(src.checkpoint("t-fail").tasks[0].error)
     finally:
         src.close()
 
@@ -75,7 +96,7 @@ def test_the_session_is_read_only(pg_url) -> None:
     src = open_source(url)
     try:
         with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
-            src._query("DELETE FROM fg_checkpoints")
+            src._query(f"DELETE FROM {src.cp_table}")
     finally:
         src.close()
 

@@ -8,7 +8,7 @@ and foldgraph never share an interpreter here.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib.metadata
 import json
 import os
 import pathlib
@@ -23,10 +23,14 @@ KINDS = ("foldgraph", "langgraph")
 
 
 def _need_langgraph() -> None:
-    if importlib.util.find_spec("langgraph") and importlib.util.find_spec(
-        "langgraph.checkpoint.sqlite"
-    ):
+    # Asked of the installed distributions: finding `langgraph.checkpoint.sqlite` with
+    # importlib would import the real `langgraph` into this process.
+    try:
+        for name in ("langgraph", "langgraph-checkpoint-sqlite", "langgraph-checkpoint-postgres"):
+            importlib.metadata.version(name)
         return
+    except importlib.metadata.PackageNotFoundError:
+        pass
     message = (
         "real langgraph and langgraph-checkpoint-sqlite are not installed "
         "(pip install -e '.[dev]' installs them)"

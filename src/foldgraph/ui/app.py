@@ -22,7 +22,7 @@ import json
 import pathlib
 import secrets
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 __all__ = ["create_app"]
@@ -71,6 +71,7 @@ def create_app(
     target: str | pathlib.Path,
     *,
     graph: Any = None,
+    graphs: Mapping[str, Any] | None = None,
     graph_name: str | None = None,
     token: str | None = None,
     allowed_hosts: Sequence[str] = LOOPBACK,
@@ -79,6 +80,9 @@ def create_app(
 
     With `graph` (a compiled graph) the page can fork, re-run and answer
     interrupts on foldgraph databases; without it everything is read-only.
+    A server with several graphs passes `graphs` (graph id -> graph) instead: a
+    thread is acted on with the graph its newest checkpoint's `graph_id`
+    metadata names (LangGraph's server records it), or the only one.
     `token` fixes the session token (a random one by default).
     """
     from starlette.applications import Starlette
@@ -93,7 +97,10 @@ def create_app(
     source = open_source(text_target)
     session_token = token or secrets.token_urlsafe(24)
     foreign = not source.kind.startswith("foldgraph-")
-    writable = graph is not None and not foreign
+    known = dict(graphs or {})
+    if graph is not None:
+        known.setdefault(graph_name or "graph", graph)
+    writable = bool(known) and not foreign
     if writable:
         reason = None
     elif foreign:
@@ -137,7 +144,7 @@ def create_app(
             "target": _display(text_target),
             "writable": writable,
             "reason": reason,
-            "graph": graph_name or (type(graph).__name__ if graph is not None else None),
+            "graph": ", ".join(known) or None,
         }
         blob = json.dumps(config).replace("<", "\\u003c")
         base = json.dumps(request.scope.get("root_path", "") + "/")
@@ -188,13 +195,23 @@ def create_app(
         body = {"thread_id": thread, "other_thread_id": other, "from": q["a"], "to": q["b"]}
         return JSONResponse({**body, **diff_values(a, b).to_json()})
 
+    def graph_for(thread_id: str | None) -> Any:
+        if not known:
+            raise NotFound("no graph given: start the viewer with --graph module:attr")
+        if len(known) == 1:
+            return next(iter(known.values()))
+        name = source.thread(thread_id).metadata.get("graph_id") if thread_id else None
+        if name not in known:
+            raise ReadError(
+                f"thread {thread_id!r} names graph {name!r}; this viewer knows {sorted(known)}"
+            )
+        return known[name]
+
     def drawing(request: Request) -> Response:
-        if graph is None:
-            return error(404, "no graph given: start the viewer with --graph module:attr")
         from foldgraph.ui.drawing import to_svg
 
         q = request.query_params
-        drawn = graph.get_graph(xray=True)
+        drawn = graph_for(q.get("thread")).get_graph(xray=True)
         next_nodes: list[str] = []
         ran: list[str] = []
         if q.get("thread") and q.get("checkpoint"):
@@ -205,11 +222,13 @@ def create_app(
         svg = to_svg(drawn, next_nodes=next_nodes, ran_nodes=ran)
         return Response(svg, media_type="image/svg+xml")
 
-    def _bound(work: Any) -> Any:
+    def _bound(thread_id: str, work: Any) -> Any:
         from foldgraph.ui.actions import bound_graph
 
+        chosen = graph_for(thread_id)
+
         def run(on_step: Any) -> Any:
-            with bound_graph(graph, text_target) as live:
+            with bound_graph(chosen, text_target) as live:
                 return work(live, on_step)
 
         return run
@@ -224,10 +243,11 @@ def create_app(
         from foldgraph.ui.actions import bound_graph, fork
 
         body = _body(request)
-        with bound_graph(graph, text_target) as live:
+        thread_id = request.path_params["thread_id"]
+        with bound_graph(graph_for(thread_id), text_target) as live:
             made = fork(
                 live,
-                request.path_params["thread_id"],
+                thread_id,
                 body["checkpoint_id"],
                 body["values"],
                 as_node=body.get("as_node") or None,
@@ -240,7 +260,7 @@ def create_app(
         body = _body(request)
         thread_id = request.path_params["thread_id"]
         run_id = runs.start(
-            _bound(lambda g, on: replay(g, thread_id, body["checkpoint_id"], on_step=on))
+            _bound(thread_id, lambda g, on: replay(g, thread_id, body["checkpoint_id"], on_step=on))
         )
         return JSONResponse({"run_id": run_id})
 
@@ -251,13 +271,14 @@ def create_app(
         thread_id = request.path_params["thread_id"]
         run_id = runs.start(
             _bound(
+                thread_id,
                 lambda g, on: resume(
                     g,
                     thread_id,
                     body.get("value"),
                     interrupt_id=body.get("interrupt_id") or None,
                     on_step=on,
-                )
+                ),
             )
         )
         return JSONResponse({"run_id": run_id})
