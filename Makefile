@@ -4,7 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-compare bench-storage parity conformance clean
+.PHONY: demo test lint bench bench-quick bench-compare bench-storage parity conformance \
+	test-on-langgraph clean
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +28,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+# Smoke run of every benchmark workload (small sizes, one repeat, one process: seconds).
+# Exits 1 when a workload crashes or computes a wrong result; no timing is asserted.
+bench-quick: $(STAMP)
+	$(BIN)/python -m benchmarks --quick
 
 # Same benchmarks with LangGraph installed beside foldgraph, side by side.
 bench-compare: $(STAMP)
@@ -55,5 +61,22 @@ parity: $(STAMP)
 conformance: $(STAMP)
 	$(BIN)/python -m tools.conformance
 
+# The tests not marked foldgraph_only claim LangGraph's values: run them on LangGraph itself
+# (the import root `foldgraph` served by `langgraph`, in a virtualenv without foldgraph).
+LG_VENV ?= .venv-langgraph
+LG_STAMP := $(LG_VENV)/.installed
+
+$(LG_STAMP): Makefile
+	$(PYTHON) -m venv $(LG_VENV)
+	$(LG_VENV)/bin/pip install --quiet --upgrade pip
+	$(LG_VENV)/bin/pip install --quiet langgraph==1.2.22 langgraph-prebuilt==1.1.3 \
+		langgraph-checkpoint==4.3.2 langgraph-checkpoint-sqlite==3.1.2 \
+		langgraph-checkpoint-postgres==3.2.0 'psycopg[binary]>=3.1' 'psycopg-pool>=3.2' \
+		pytest pytest-timeout hypothesis pydantic grandalf pyrsistent attrs
+	touch $(LG_STAMP)
+
+test-on-langgraph: $(LG_STAMP)
+	.ci/with_postgres.sh $(LG_VENV)/bin/python -m tools.on_langgraph
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .conformance
+	rm -rf $(VENV) $(LG_VENV) .pytest_cache .hypothesis .conformance

@@ -2,6 +2,9 @@
 
 Options: ``--quick`` (smoke test), ``--only NAME[,NAME]``, ``--max-langgraph-steps N``,
 ``--repeats N``, ``--timeout S``, ``--processes N``, ``--in-process``, ``--json FILE``.
+
+Exits 1 when a workload failed on either library (a crash, or a wrong result), so a
+benchmark that no longer runs fails CI, which runs ``--quick``.
 """
 
 from __future__ import annotations
@@ -16,7 +19,15 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 
-from benchmarks import boundary, checkpoints, core, langgraph_suite, react_agent, supersteps
+from benchmarks import (
+    boundary,
+    checkpoints,
+    compiling,
+    core,
+    langgraph_suite,
+    react_agent,
+    supersteps,
+)
 from benchmarks._harness import (
     DISPLAY,
     LIBRARIES,
@@ -36,6 +47,7 @@ WORKLOADS: tuple[Workload, ...] = (
     *checkpoints.WORKLOADS,
     *boundary.WORKLOADS,
     *react_agent.WORKLOADS,
+    *compiling.WORKLOADS,
 )
 BY_NAME = {w.name: w for w in WORKLOADS}
 
@@ -313,6 +325,17 @@ def targets(all_results: dict[str, Results]) -> list[str]:
         lines.append(f"{flat_target}: {ok}: {g:.2f}{TIMES} at {size:,} steps{extra}")
     else:
         lines.append(f"{flat_target}: unknown (not measured)")
+
+    # compile() linear in the graph's size: 4x the nodes at most 8x the time.
+    fg = _values(all_results, "compile", "foldgraph")
+    title = "compile() linear in graph size (4x the nodes <= 8x the time; quadratic ~16x)"
+    sizes = sorted(s for s in fg if "compile" in fg[s])
+    if len(sizes) >= 2 and sizes[-1] == 4 * sizes[0]:
+        growth = fg[sizes[-1]]["compile"] / fg[sizes[0]]["compile"]
+        ok = "met" if growth <= 8 else "NOT met"
+        lines.append(f"{title}: {ok}: {growth:.2f}{TIMES} from {sizes[0]:,} to {sizes[-1]:,}")
+    else:
+        lines.append(f"{title}: unknown (not measured)")
     return lines
 
 
@@ -436,7 +459,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         prog="python -m benchmarks",
         description="foldgraph benchmarks, side by side with LangGraph when it is installed.",
     )
-    p.add_argument("--quick", action="store_true", help="small sizes, few repeats (smoke test)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke test: small sizes, one repeat, in one process (unless --processes is "
+        "given); checks that every workload runs and computes the right result, in seconds. "
+        "Its numbers are not measurements",
+    )
     p.add_argument(
         "--only",
         action="append",
@@ -461,7 +490,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument(
         "--processes",
         type=int,
-        default=1,
+        default=None,
         metavar="N",
         help="run each (workload, library) worker N times, the libraries taking turns, and "
         "keep each timing's best median (a process can land on a slow core for its life)",
@@ -494,8 +523,10 @@ def _version(dist: str) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    repeats = args.repeats or (3 if args.quick else 7)
+    repeats = args.repeats or (1 if args.quick else 7)
     settings = Settings(quick=args.quick, repeats=repeats)
+    # A smoke run spends its seconds running workloads, not starting worker processes.
+    in_process = args.in_process or (args.quick and args.processes is None)
 
     if args.worker:
         sizes = tuple(int(s) for s in args.sizes.split(",") if s)
@@ -508,7 +539,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     have_langgraph = importlib.util.find_spec("langgraph") is not None
     roots = [r for r in LIBRARIES if r != "langgraph" or have_langgraph]
 
-    print("foldgraph benchmarks" + (" (--quick)" if args.quick else ""))
+    print(
+        "foldgraph benchmarks"
+        + (" (--quick: a smoke test; its numbers are not measurements)" if args.quick else "")
+    )
     print(
         f"  python {platform.python_version()} on {platform.machine()}, "
         f"foldgraph {_version('foldgraph') or '?'}, "
@@ -528,10 +562,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             if root == "langgraph" and workload.capped:
                 run_for = tuple(s for s in sizes if s <= cap)
                 skipped = {s: Outcome(skipped=f"skipped (>{cap})") for s in sizes if s > cap}
+            elif root == "langgraph" and args.quick:
+                # A smoke run checks that LangGraph's side of each workload runs: its
+                # smallest size does, and the larger ones would only cost time.
+                run_for = sizes[:1]
+                skipped = {s: Outcome(skipped="skipped (--quick)") for s in sizes[1:]}
             plans[root] = (run_for, skipped)
         runs: dict[str, list[dict[int, Outcome]]] = {root: [] for root in roots}
         # The libraries take turns, so that a slow spell of the machine hits both.
-        for _ in range(1 if args.in_process else max(1, args.processes)):
+        for _ in range(1 if in_process else max(1, args.processes or 1)):
             for root in roots:
                 run_for = plans[root][0]
                 print(
@@ -540,7 +579,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
                 if not run_for:
                     continue
-                if args.in_process:
+                if in_process:
                     runs[root].append(dict(run_sizes(workload, root, run_for, settings)))
                 else:
                     runs[root].append(run_in_child(workload, root, run_for, settings, args.timeout))
@@ -563,7 +602,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         with open(args.json, "w") as fh:
             json.dump(raw, fh, indent=2)
+    failed = failures(all_results)
+    if failed:
+        print(f"\n{len(failed)} workload run(s) failed:", *failed, sep="\n  ")
+        return 1
     return 0
+
+
+def failures(all_results: dict[str, Results]) -> list[str]:
+    """Each (workload, library, size) that crashed or computed a wrong result."""
+    return [
+        f"{name} on {DISPLAY[root]} at {size:,}: {outcome.error}"
+        for name, results in all_results.items()
+        for root, per_lib in results.items()
+        for size, outcome in sorted(per_lib.items())
+        if outcome.error
+    ]
 
 
 if __name__ == "__main__":

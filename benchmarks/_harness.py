@@ -89,7 +89,12 @@ class Settings:
     @property
     def budget(self) -> float:
         """Seconds one adaptive measurement may spend on repeats."""
-        return 0.5 if self.quick else 2.0
+        return 0.05 if self.quick else 2.0
+
+    @property
+    def batch_seconds(self) -> float:
+        """How long one timed batch of a very fast operation should last."""
+        return 0.0005 if self.quick else 0.005
 
 
 @dataclass(frozen=True)
@@ -179,14 +184,14 @@ def adaptive_time(
     if first >= settings.budget:
         return first
     samples: list[float] = []
-    spent = 0.0
-    while len(samples) < max_repeats and (spent < settings.budget or len(samples) < 3):
+    started = time.perf_counter()  # the budget counts the collections between samples too
+    while len(samples) < max_repeats and (
+        time.perf_counter() - started < settings.budget or len(samples) < 3
+    ):
         gc.collect()
         t0 = time.perf_counter()
         fn()
-        dt = time.perf_counter() - t0
-        samples.append(dt)
-        spent += dt
+        samples.append(time.perf_counter() - t0)
     return statistics.median(samples)
 
 
@@ -194,7 +199,6 @@ def per_op_time(
     prepare: Callable[[int], Callable[[], Any]],
     settings: Settings,
     *,
-    target: float = 0.005,
     max_ops: int = 20_000,
 ) -> float:
     """Median seconds per operation, for operations too fast to time one at a time.
@@ -203,7 +207,7 @@ def per_op_time(
     exactly ``k`` operations; it is called afresh for every sample, so
     operations that consume their set-up (in-place channel updates) are
     always timed on the same starting point. ``k`` is calibrated so one
-    sample lasts about ``target`` seconds.
+    sample lasts about ``settings.batch_seconds``.
     """
     prepare(1)()  # warm-up
     estimates = []
@@ -213,7 +217,7 @@ def per_op_time(
         run()
         estimates.append(time.perf_counter() - t0)
     est = max(min(estimates), 1e-8)
-    k = max(1, min(max_ops, int(target / est)))
+    k = max(1, min(max_ops, int(settings.batch_seconds / est)))
     samples = []
     for _ in range(settings.repeats):
         run = prepare(k)

@@ -173,7 +173,7 @@ CHECKPOINTS = Workload(
         Metric("get_state", "get_state(checkpoint ~10 steps in)", "us"),
     ),
     sizes=(100, 1_000, 5_000),
-    quick_sizes=(100, 1_000),
+    quick_sizes=(100,),
     run=run_checkpoints,
     size_label="steps",
     capped=True,

@@ -168,12 +168,12 @@ def _channel_bench(
 
     channel = lib.module("_kernel.channels").BinaryOperatorAggregate(list, reducer)
     stored = channel.from_value(history)
-    update_fn = channel.update
+    fold = channel.fold
 
     def prepare_fg(k: int) -> Callable[[], None]:
         def run() -> None:
             for _ in range(k):
-                update_fn(stored, batch)
+                fold(stored, batch)
 
         return run
 
@@ -192,9 +192,9 @@ def _verify_channel(
     else:
         channel = lib.module("_kernel.channels").BinaryOperatorAggregate(list, reducer)
         stored = channel.from_value(history)
-        new_stored, changed = channel.update(stored, [update])
+        new_stored, changed = channel.fold(stored, [update])
         value = channel.output(new_stored)  # plain list, thawed
-    check(bool(changed), "channel.update reported no change")
+    check(bool(changed), "the update reported no change")
     check(len(value) == want, f"update produced {len(value)} items, expected {want}")
     got, expected = value[at], update[0]
     same = got == expected or (

@@ -86,7 +86,7 @@ REACT_AGENT = Workload(
         Metric("saver_cpu", "CPU time per invoke, InMemorySaver", "ms"),
     ),
     sizes=(10, 100),
-    quick_sizes=(10, 100),
+    quick_sizes=(10,),
     run=run_react_agent,
     size_label="rounds",
     note=(

@@ -3,6 +3,13 @@
 Hypothesis: no per-example deadline (a loaded 2-core CI machine must not turn a
 slow example into a failure), and on CI (CI=true) a derandomized run, so a
 red build is reproducible; local runs keep exploring new examples.
+
+The `foldgraph_only` marker: every test without it claims that its expected values are
+what LangGraph 1.2.22 gives (`make test-on-langgraph` runs those tests on LangGraph
+itself to check the claim). A test that pins a deliberate difference, or exercises API
+LangGraph does not have, carries the marker with a one-line reason naming what
+LangGraph does instead: `@pytest.mark.foldgraph_only("LangGraph: ...")`, or the same
+as a module's `pytestmark`. A marker without a reason fails the collection.
 """
 
 from __future__ import annotations
@@ -18,6 +25,30 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # Tests marked `foldgraph_only` pin a deliberate difference from LangGraph (each
-    # says which); every other expected value was produced by running LangGraph.
-    config.addinivalue_line("markers", "foldgraph_only: a deliberate difference from LangGraph")
+    config.addinivalue_line(
+        "markers",
+        "foldgraph_only(reason): a deliberate difference from LangGraph 1.2.22, or API it does "
+        "not have; the reason says what LangGraph does. Left out by `make test-on-langgraph`.",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    unexplained = sorted(
+        {
+            item.nodeid.split("[")[0]
+            for item in items
+            for mark in item.iter_markers("foldgraph_only")
+            if mark.kwargs
+            or len(mark.args) != 1
+            or not isinstance(mark.args[0], str)
+            or not mark.args[0].strip()
+            or "\n" in mark.args[0].strip()
+        }
+    )
+    if unexplained:
+        raise pytest.UsageError(
+            "foldgraph_only needs one reason, one line saying what LangGraph does instead "
+            '(@pytest.mark.foldgraph_only("LangGraph: ...")); missing or malformed on:\n  '
+            + "\n  ".join(unexplained)
+        )

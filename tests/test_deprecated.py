@@ -346,7 +346,7 @@ def test_foldgraph_itself_uses_no_deprecated_name() -> None:
         "    if m.name != 'foldgraph.pregel.types' and not m.name.endswith('.__main__'):\n"
         "        importlib.import_module(m.name)\n"
     )
-    subprocess.run([sys.executable, "-c", program], check=True)
+    subprocess.run([sys.executable, "-c", program], check=True, timeout=120)
 
 
 def test_pregel_config_type() -> None:

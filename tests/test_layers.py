@@ -14,6 +14,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.foldgraph_only("foldgraph's own module layering")
+
 SRC = pathlib.Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "foldgraph"
 
@@ -189,7 +191,7 @@ def test_a_layer_loads_nothing_above_it(module: str, layer: str) -> None:
         "print('\\n'.join(m for m in sys.modules if m.startswith('foldgraph.')))"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     ).stdout.split()
     above = sorted(m for m in out if RANK[layer_of(m)] > RANK[layer])
     assert above == []

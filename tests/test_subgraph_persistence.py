@@ -644,7 +644,7 @@ def test_replay_from_a_checkpoint_of_the_subgraphs_own_history(checkpointer: Any
 # -- foldgraph's history tools across subgraph namespaces -------------------------------------
 
 
-@pytest.mark.foldgraph_only  # verify_replay and diff are foldgraph's own tools
+@pytest.mark.foldgraph_only("verify_replay and diff are foldgraph's own tools")
 @pytest.mark.parametrize("checkpointer", [None, True], ids=["None", "True"])
 def test_verify_replay_and_diff_cover_subgraph_namespaces(checkpointer: Any) -> None:
     from foldgraph.history import ReplayReport, StateDiff, diff, verify_replay

@@ -4,6 +4,10 @@
     python -m tools.compat --record        # (re)record golden files by running LangGraph
     python -m tools.compat NAME ...        # only these programs
     python -m tools.compat --diff NAME     # show where one program's output differs
+    python -m tools.compat --golden DIR    # compare with the golden files in DIR instead
+
+The comparison exits 0 only when every program matches its golden file; a program
+that differs, fails, or has no (or an unstamped) golden file makes it exit 1.
 
 Each program under ``tests/compat/programs/`` is a small file written against
 ``langgraph`` imports, reproducing a program from LangGraph's docs, tutorials or
@@ -11,8 +15,11 @@ templates with fake chat models so it runs offline. Its ``main()`` returns a rec
 of what a user would see. The golden file ``tests/compat/golden/<name>.json`` is
 that record as produced by LangGraph (run with an interpreter that has langgraph
 installed: ``--langgraph-python``, default ``$LANGGRAPH_PYTHON`` or
-``/work/lgvenv/bin/python``). On foldgraph the same file runs unchanged: an import
-hook maps the import root ``langgraph`` to ``foldgraph``.
+``/work/lgvenv/bin/python``). ``--record`` refuses an interpreter whose ``langgraph``
+is not the real package (foldgraph served under that name by an import alias, say),
+and stamps the LangGraph version that produced each golden file into it:
+``{"langgraph": "1.2.22", "record": ...}``. On foldgraph the same file runs
+unchanged: an import hook maps the import root ``langgraph`` to ``foldgraph``.
 
 Records are normalised before they are compared: messages, snapshots and other
 objects become plain JSON, and generated identifiers (UUIDs, checkpoint ids,
@@ -51,6 +58,51 @@ TIMEOUT = 180
 def program_names() -> list[str]:
     """Every program in the corpus, by file stem (files starting with ``_`` are helpers)."""
     return sorted(p.stem for p in PROGRAMS.glob("*.py") if not p.name.startswith("_"))
+
+
+class NotRealLangGraph(RuntimeError):
+    """The interpreter's ``langgraph`` is not LangGraph: its records cannot be goldens."""
+
+
+def real_langgraph_version() -> str:
+    """The version of the LangGraph this interpreter imports; refuses anything else.
+
+    A golden file must come from LangGraph itself. An interpreter where ``import
+    langgraph`` reaches foldgraph (an import alias, a ``.pth`` switch) or a module
+    that is not part of the installed ``langgraph`` distribution would record
+    foldgraph's behaviour as the reference, and every comparison would then pass.
+    """
+    from importlib import metadata
+
+    try:
+        module = importlib.import_module("langgraph.graph")
+    except ImportError as exc:
+        raise NotRealLangGraph(
+            f"cannot import langgraph.graph ({exc}); record with an interpreter that has "
+            "LangGraph installed (--langgraph-python)"
+        ) from exc
+    if "foldgraph" in sys.modules or module.__name__ != "langgraph.graph":
+        raise NotRealLangGraph(
+            f"`import langgraph.graph` gave the module {module.__name__!r} with foldgraph loaded: "
+            "langgraph is served by foldgraph through an import alias; record with an "
+            "interpreter where langgraph is the real package"
+        )
+    try:
+        dist = metadata.distribution("langgraph")
+    except metadata.PackageNotFoundError as exc:
+        raise NotRealLangGraph(
+            "no `langgraph` distribution is installed, yet `langgraph.graph` imports "
+            f"(from {module.__file__}); record with an interpreter that has LangGraph installed"
+        ) from exc
+    where = Path(module.__file__ or "").resolve()
+    owned = {Path(str(dist.locate_file(f))).resolve() for f in dist.files or ()}
+    if where not in owned:
+        raise NotRealLangGraph(
+            f"langgraph.graph was imported from {where}, which is not a file of the installed "
+            f"langgraph {dist.version}; record with an interpreter where langgraph is the "
+            "real package"
+        )
+    return dist.version
 
 
 # --- running a program on foldgraph: the import root ``langgraph`` becomes ``foldgraph``
@@ -220,18 +272,48 @@ def _short(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def load_golden(name: str) -> Any:
-    return json.loads((GOLDEN / f"{name}.json").read_text())
+class UnstampedGolden(ValueError):
+    """A golden file that does not say which LangGraph version produced it."""
+
+
+def read_golden(name: str, golden: Path = GOLDEN) -> tuple[str, Any]:
+    """The LangGraph version that recorded ``name``'s golden file, and the record."""
+    path = golden / f"{name}.json"
+    data = json.loads(path.read_text())
+    if not (isinstance(data, dict) and set(data) == {"langgraph", "record"}):
+        raise UnstampedGolden(
+            f"{path} does not say which LangGraph version recorded it; record it again with "
+            "`python -m tools.compat --record NAME`"
+        )
+    return data["langgraph"], data["record"]
+
+
+def load_golden(name: str, golden: Path = GOLDEN) -> Any:
+    """The record LangGraph produced for ``name`` (its golden file without the stamp)."""
+    return read_golden(name, golden)[1]
+
+
+def golden_text(version: str, record: Any) -> str:
+    return dumps({"langgraph": version, "record": record})
 
 
 # --- subprocess runs (the tool isolates every program in its own interpreter)
 
 
 def _emit(name: str, lib: str, out: str) -> int:
-    """Child-process entry: run one program and write its record (or its error) to ``out``."""
+    """Child-process entry: run one program and write its record (or its error) to ``out``.
+
+    On LangGraph the payload also names the version that ran, checked to be the real
+    package before and after the program (which must not have loaded foldgraph).
+    """
     try:
-        record = run_on_foldgraph(name) if lib == "foldgraph" else run_program(name)
-        payload = {"ok": record}
+        if lib == "foldgraph":
+            payload = {"ok": run_on_foldgraph(name)}
+        else:
+            version = real_langgraph_version()
+            record = run_program(name)
+            real_langgraph_version()
+            payload = {"ok": record, "langgraph": version}
     except BaseException as exc:
         line = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
         payload = {"error": line, "traceback": traceback.format_exc()}
@@ -255,8 +337,29 @@ def run_in_subprocess(name: str, lib: str, python: str) -> dict[str, Any]:
         return json.loads(Path(out).read_text())
 
 
-def record_golden(names: list[str], python: str) -> int:
-    GOLDEN.mkdir(parents=True, exist_ok=True)
+def check_langgraph_python(python: str) -> str:
+    """The real LangGraph version of interpreter ``python``; `NotRealLangGraph` otherwise."""
+    cmd = [python, "-m", "tools.compat", "--langgraph-version"]
+    try:
+        proc = subprocess.run(
+            cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise NotRealLangGraph(f"cannot run {python}: {exc}") from exc
+    if proc.returncode != 0:
+        lines = (proc.stderr or proc.stdout).strip().splitlines() or ["no output"]
+        raise NotRealLangGraph(f"{python}: {lines[-1]}")
+    return proc.stdout.strip()
+
+
+def record_golden(names: list[str], python: str, golden: Path = GOLDEN) -> int:
+    try:
+        version = check_langgraph_python(python)
+    except NotRealLangGraph as exc:
+        print(f"refusing to record: {exc}", file=sys.stderr)
+        return 2
+    print(f"recording with LangGraph {version} ({python})")
+    golden.mkdir(parents=True, exist_ok=True)
     failed = 0
     for name in names:
         first = run_in_subprocess(name, "langgraph", python)
@@ -271,18 +374,29 @@ def record_golden(names: list[str], python: str) -> int:
             print("   ", first_difference(first["ok"], second.get("ok")))
             failed += 1
             continue
-        (GOLDEN / f"{name}.json").write_text(dumps(first["ok"]))
+        if first.get("langgraph") != version:
+            print(f"{name}: ran on LangGraph {first.get('langgraph')}, expected {version}")
+            failed += 1
+            continue
+        (golden / f"{name}.json").write_text(golden_text(version, first["ok"]))
         print(f"{name}: recorded")
     return 1 if failed else 0
 
 
-def compare(names: list[str], show_diff: bool) -> int:
+def compare(names: list[str], show_diff: bool, golden: Path = GOLDEN) -> int:
+    """Print the table; 0 when every program matches its golden file, else 1."""
     rows = []
+    versions: dict[str, int] = {}
     for name in names:
-        if not (GOLDEN / f"{name}.json").exists():
+        if not (golden / f"{name}.json").exists():
             rows.append((name, "no golden", "run --record with a LangGraph interpreter"))
             continue
-        expected = load_golden(name)
+        try:
+            version, expected = read_golden(name, golden)
+        except UnstampedGolden as exc:
+            rows.append((name, "unstamped", str(exc)))
+            continue
+        versions[version] = versions.get(version, 0) + 1
         got = run_in_subprocess(name, "foldgraph", sys.executable)
         if "error" in got:
             rows.append((name, "error", got["error"]))
@@ -302,8 +416,13 @@ def compare(names: list[str], show_diff: bool) -> int:
     matched = sum(1 for r in rows if r[1] == "match")
     total = len(rows)
     rate = 100.0 * matched / total if total else 0.0
-    print(f"\n{matched} of {total} programs match LangGraph ({rate:.0f}%)")
-    return 0
+    made_by = ", ".join(
+        f"LangGraph {v}" + (f" ({n} programs)" if len(versions) > 1 else "")
+        for v, n in sorted(versions.items())
+    )
+    print(f"\ngolden files recorded with {made_by or 'no LangGraph version'} ({golden})")
+    print(f"{matched} of {total} programs match LangGraph ({rate:.0f}%)")
+    return 0 if total and matched == total else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -316,19 +435,38 @@ def main(argv: list[str] | None = None) -> int:
         default=os.environ.get("LANGGRAPH_PYTHON", DEFAULT_LANGGRAPH_PYTHON),
         help="an interpreter with langgraph installed (for --record)",
     )
+    parser.add_argument(
+        "--golden",
+        type=Path,
+        default=GOLDEN,
+        metavar="DIR",
+        help=f"directory of golden files (default: {GOLDEN.relative_to(ROOT)})",
+    )
+    parser.add_argument(
+        "--langgraph-version",
+        action="store_true",
+        help="print the version of this interpreter's real LangGraph (exit 1 if it is not)",
+    )
     parser.add_argument("--emit", help=argparse.SUPPRESS)
     parser.add_argument("--lib", default="foldgraph", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.emit:
         return _emit(args.emit, args.lib, args.out)
+    if args.langgraph_version:
+        try:
+            print(real_langgraph_version())
+        except NotRealLangGraph as exc:
+            print(f"not LangGraph: {exc}", file=sys.stderr)
+            return 1
+        return 0
     names = args.names or program_names()
     unknown = sorted(set(names) - set(program_names()))
     if unknown:
         parser.error(f"no such program: {', '.join(unknown)}")
     if args.record:
-        return record_golden(names, args.langgraph_python)
-    return compare(names, args.diff)
+        return record_golden(names, args.langgraph_python, args.golden)
+    return compare(names, args.diff, args.golden)
 
 
 if __name__ == "__main__":

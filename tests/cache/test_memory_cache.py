@@ -164,7 +164,8 @@ def test_concurrent_writers_and_readers(cache: InMemoryCache[Any]) -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        thread.join(timeout=30)
+    assert not any(thread.is_alive() for thread in threads)
     wanted = [((str(w),), str(i)) for w in range(8) for i in range(300)]
     assert len(cache.get(wanted)) == 2400
 

@@ -1,18 +1,9 @@
-"""Registers the `foldgraph_only` marker for the checkpoint behaviour tests.
+"""Shared bits of the checkpoint behaviour tests.
 
-Tests marked `foldgraph_only` pin a deliberate difference from LangGraph (see
-the comment on each); they are skipped when the suite is run against LangGraph.
+Tests marked `foldgraph_only` pin a deliberate difference from LangGraph (the
+reason on each says what LangGraph does); they are left out when the suite is
+run against LangGraph (`make test-on-langgraph`).
 """
-
-import pytest
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "foldgraph_only: a deliberate difference from LangGraph; skipped on LangGraph",
-    )
-
 
 # -- durable savers ------------------------------------------------------------------------
 # The behaviour tests of the modules below run once per saver: each `InMemorySaver()` they
@@ -20,9 +11,10 @@ def pytest_configure(config: pytest.Config) -> None:
 # `PostgresSaver` on a private schema of the server named by FOLDGRAPH_PG_DSN (started by
 # `make test` / `.ci/run`). Without a server the Postgres runs skip with the reason; under
 # CI=true they fail instead.
+import itertools
+import os
 
-import itertools  # noqa: E402
-import os  # noqa: E402
+import pytest
 
 _DURABLE_MODULES = frozenset(
     {
@@ -40,13 +32,19 @@ _DURABLE_MODULES = frozenset(
     }
 )
 SAVER_KINDS = ("memory", "sqlite", "postgres")
+# The expected values are LangGraph's with its InMemorySaver (the "memory" run checks
+# that claim on LangGraph); the other runs check foldgraph's own savers against them.
+_OWN_SAVER = pytest.mark.foldgraph_only(
+    "foldgraph's SqliteSaver/PostgresSaver in place of InMemorySaver, built foldgraph's way"
+)
 _schemas = itertools.count()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     module = metafunc.module.__name__.rsplit(".", 1)[-1]
     if module in _DURABLE_MODULES and "saver_kind" in metafunc.fixturenames:
-        metafunc.parametrize("saver_kind", SAVER_KINDS, indirect=True)
+        kinds = [k if k == "memory" else pytest.param(k, marks=_OWN_SAVER) for k in SAVER_KINDS]
+        metafunc.parametrize("saver_kind", kinds, indirect=True)
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from foldgraph.checkpoint.base import (
     get_checkpoint_id,
     get_checkpoint_metadata,
 )
-from foldgraph.checkpoint.base.id import UUID, uuid6, uuid6_str
+from foldgraph.checkpoint.base.id import UUID, uuid6
 
 # -- constants and records ----------------------------------------------------
 
@@ -400,15 +400,19 @@ def test_uuid6_unique_across_threads() -> None:
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(timeout=30)
+    assert not any(t.is_alive() for t in threads)
     everything = [i for out in results for i in out]
     assert len(set(everything)) == 8_000
     for out in results:
         assert out == sorted(out)
 
 
+@pytest.mark.foldgraph_only("uuid6_str is foldgraph's; LangGraph stamps str(uuid6())")
 def test_uuid6_str_is_a_uuid6_in_the_same_sequence(monkeypatch: pytest.MonkeyPatch) -> None:
     # The text the runner stamps checkpoints with: str() of a UUIDv6, ordered with uuid6()'s.
+    from foldgraph.checkpoint.base.id import uuid6_str
+
     before = time.time_ns() // 100 + 0x01B21DD213814000
     made = [uuid6_str() if i % 3 else str(uuid6()) for i in range(3_000)]
     after = time.time_ns() // 100 + 0x01B21DD213814000
@@ -425,11 +429,13 @@ def test_uuid6_str_is_a_uuid6_in_the_same_sequence(monkeypatch: pytest.MonkeyPat
     assert all(a < b for a, b in itertools.pairwise(ids))
 
 
+@pytest.mark.foldgraph_only("uuid6_str is foldgraph's; LangGraph stamps str(uuid6())")
 def test_uuid6_str_writes_the_uuid6_of_its_clock_sequence_and_node(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Field by field, as str(UUID(int=...)) of the version 6 layout, whatever the bits.
     from foldgraph.checkpoint.base import id as ids
+    from foldgraph.checkpoint.base.id import uuid6_str
 
     rng = __import__("random").Random(7)
     cases = [(0, 0, 0), (0x0FFFFFFFFFFFFFFF, 0x1FFF, 0xFFFFFFFFFFFF), (1, 1, 1)]
@@ -443,6 +449,7 @@ def test_uuid6_str_writes_the_uuid6_of_its_clock_sequence_and_node(
         assert uuid6_str() == expected
 
 
+@pytest.mark.foldgraph_only("the runner's own timestamp helper; LangGraph calls datetime.now()")
 @pytest.mark.parametrize(
     "ns", [0, 1_000, 999_999_999, 1_764_000_000_123_456_789, 1_764_000_001_000_000_000]
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
@@ -12,6 +13,10 @@ from foldgraph._kernel._vector import vector
 from foldgraph._kernel.add_messages import messages_monoid
 from foldgraph.checkpoint._delta import apply_delta, diff
 from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's durable savers store deltas; LangGraph's store whole values"
+)
 
 IDS = [f"m{i}" for i in range(8)]
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.foldgraph_only("foldgraph's demo program")
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.py"
 
 

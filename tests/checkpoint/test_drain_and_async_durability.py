@@ -21,6 +21,10 @@ from foldgraph.errors import GraphDrained
 from foldgraph.graph import StateGraph
 from foldgraph.runtime import RunControl
 
+pytestmark = pytest.mark.foldgraph_only(
+    "graceful drain (RunControl) and foldgraph's background writer; LangGraph has neither"
+)
+
 CONFIG = {"configurable": {"thread_id": "t"}, "recursion_limit": 500}
 INPUTS = {"messages": [HumanMessage("hi", id="h")]}
 
@@ -32,7 +36,8 @@ def drain_at_turn(turn: int, rc: RunControl) -> StateGraph:
         if n == turn:
             asker = threading.Thread(target=rc.request_drain, args=("deploy",))
             asker.start()
-            asker.join()
+            asker.join(timeout=30)
+            assert not asker.is_alive(), "request_drain did not return"
 
     return loop_graph(12, on_turn=ask)
 
@@ -148,15 +153,20 @@ def test_sigterm_drains_and_a_new_process_finishes_the_same_thread(tmp_path: Pat
     child = subprocess.Popen(
         [sys.executable, str(script), db, "start", here], stdout=subprocess.PIPE, text=True
     )
-    assert child.stdout is not None
-    lines = []
-    for line in child.stdout:
-        lines.append(line.strip())
-        if line.startswith("turn 10"):
-            child.send_signal(signal.SIGTERM)
-            break
-    lines.extend(line.strip() for line in child.stdout)
-    assert child.wait(60) == 0
+    try:
+        assert child.stdout is not None
+        lines = []
+        for line in child.stdout:
+            lines.append(line.strip())
+            if line.startswith("turn 10"):
+                child.send_signal(signal.SIGTERM)
+                break
+        lines.extend(line.strip() for line in child.stdout)
+        assert child.wait(60) == 0
+    finally:  # stopped by its own pid even when the test fails before it exits
+        if child.poll() is None:
+            child.kill()
+            child.wait(30)
     assert lines[-1] == "drained SIGTERM"
     drained_at = int([x for x in lines if x.startswith("turn ")][-1].split()[1])
     assert 10 <= drained_at < 59

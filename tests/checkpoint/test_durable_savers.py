@@ -22,6 +22,10 @@ from foldgraph.errors import (
 )
 from foldgraph.graph import END, START, MessagesState, StateGraph
 
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's delta-storing SQL savers, prune/compact and conflict errors"
+)
+
 
 class LoopState(MessagesState):
     log: Annotated[list[int], operator.add]
@@ -240,6 +244,7 @@ def test_a_second_run_continuing_the_same_checkpoint_loses_cleanly(durable_saver
         w.start()
     for w in workers:
         w.join(60)
+    assert not any(w.is_alive() for w in workers)
     errors = [v for v in outcomes.values() if isinstance(v, Exception)]
     finished = [v for v in outcomes.values() if not isinstance(v, Exception)]
     assert len(errors) == 1 and len(finished) == 1, outcomes
@@ -500,6 +505,7 @@ def test_prune_and_compaction_during_a_run_leave_every_survivor_readable(
         janitor.compact("t")
         rounds += 1
     worker.join(60)
+    assert not worker.is_alive()
     assert "error" not in outcome, outcome
     memory = loop_graph(40).compile(checkpointer=InMemorySaver())
     expected = memory.invoke({"messages": [HumanMessage("hi", id="h")]}, CONFIG)

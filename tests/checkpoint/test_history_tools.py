@@ -18,7 +18,7 @@ from foldgraph.graph import END, START, StateGraph
 from foldgraph.history import Divergence, ReplayReport, StateDiff, diff, verify_replay
 from foldgraph.types import Command, interrupt
 
-pytestmark = pytest.mark.foldgraph_only
+pytestmark = pytest.mark.foldgraph_only("verify_replay and history.diff; LangGraph has neither")
 
 
 class State(TypedDict):

@@ -449,7 +449,7 @@ def test_one_parallel_node_interrupts_stream_values() -> None:
     ]
 
 
-@pytest.mark.foldgraph_only
+@pytest.mark.foldgraph_only("LangGraph streams a step's updates in completion order")
 def test_parallel_resume_updates_come_in_task_order() -> None:
     # LangGraph streams a superstep's updates in completion order; foldgraph in task order.
     calls: dict[str, int] = {}
@@ -491,7 +491,7 @@ def test_resume_without_id_with_several_pending_interrupts_raises() -> None:
     assert len(app.get_state(_cfg()).interrupts) == 2
 
 
-@pytest.mark.foldgraph_only
+@pytest.mark.foldgraph_only("LangGraph's message points to the docs instead of the ids")
 def test_resume_without_id_error_message_says_to_resume_by_id() -> None:
     # LangGraph: "When there are multiple pending interrupts, you must specify the
     # interrupt id when resuming. ..."; foldgraph says how to build the id map.
@@ -611,7 +611,7 @@ def test_command_input_with_an_unknown_key_is_ignored_with_a_log(caplog: Any) ->
     ]
 
 
-@pytest.mark.foldgraph_only  # opt-in: compile(strict_updates=True)
+@pytest.mark.foldgraph_only("opt-in compile(strict_updates=True); LangGraph has no such option")
 def test_command_input_with_an_unknown_key_raises_with_strict_updates() -> None:
     app = _chain({}, NoteState, strict_updates=True)
     app.invoke({"log": []}, _cfg())

@@ -18,7 +18,6 @@ from typing import Annotated, Any, TypedDict
 import pytest
 from pyrsistent import PMap, pmap, pvector
 
-from foldgraph._kernel._vector import vector
 from foldgraph.checkpoint.base import (
     BaseCheckpointSaver,
     Checkpoint,
@@ -362,7 +361,12 @@ def test_checkpoint_maps_are_stored_by_reference() -> None:
     assert listed.checkpoint["channel_values"] is values
 
 
+@pytest.mark.foldgraph_only(
+    "the runner's stored forms (pmap, vector); LangGraph's stores what it gets"
+)
 def test_public_reads_return_plain_values() -> None:
+    from foldgraph._kernel._vector import vector
+
     s = InMemorySaver()
     cp: Checkpoint = {
         **empty_checkpoint(),
@@ -611,7 +615,8 @@ def test_concurrent_puts_and_lists() -> None:
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(timeout=30)
+    assert not any(t.is_alive() for t in threads)
     assert errors == []
     assert len(list(s.list(None))) == 900
     for i in range(3):
@@ -647,6 +652,7 @@ def _two_node_graph(saver: InMemorySaver, *, stop_b: bool = False) -> Any:
     return builder.compile(checkpointer=saver)
 
 
+@pytest.mark.foldgraph_only("task ids from foldgraph's kernel; LangGraph's are other strings")
 def test_runner_writes_read_as_put_writes_would_keep_them() -> None:
     from foldgraph._kernel.snapshot import task_id
 

@@ -3,6 +3,7 @@
 import operator
 from typing import Annotated, Any
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from typing_extensions import TypedDict
 
@@ -10,6 +11,10 @@ from foldgraph._kernel.seal import fingerprint, run_fingerprint
 from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.graph import END, START, StateGraph
 from foldgraph.types import Send
+
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's checkpoint seals (fingerprints); LangGraph has none"
+)
 
 
 class Counted:

@@ -29,6 +29,10 @@ from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from foldgraph.errors import SerializationError, UnregisteredTypeError
 from foldgraph.types import Command, Interrupt, Send
 
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's serializer (tagged JSON, allowlist, no pickle); LangGraph's differs"
+)
+
 
 class Color(enum.Enum):
     RED = "red"

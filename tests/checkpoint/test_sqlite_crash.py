@@ -12,6 +12,10 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's SqliteSaver opened from a path; LangGraph's takes a connection"
+)
+
 CHILD = textwrap.dedent(
     """
     import sys, time
@@ -62,15 +66,20 @@ def test_sigkill_mid_run_then_resume_in_a_new_process(tmp_path: Path) -> None:
         text=True,
         env=env,
     )
-    assert child.stdout is not None
-    started: list[int] = []
-    for line in child.stdout:
-        if line.startswith("started "):
-            started.append(int(line.split()[1]))
-            if started[-1] >= 40:
-                break
-    child.send_signal(signal.SIGKILL)
-    child.wait(30)
+    try:
+        assert child.stdout is not None
+        started: list[int] = []
+        for line in child.stdout:
+            if line.startswith("started "):
+                started.append(int(line.split()[1]))
+                if started[-1] >= 40:
+                    break
+        child.send_signal(signal.SIGKILL)
+        child.wait(30)
+    finally:  # stopped by its own pid even when the test fails before the kill
+        if child.poll() is None:
+            child.kill()
+            child.wait(30)
     assert child.returncode == -signal.SIGKILL
     last_started = started[-1]
 

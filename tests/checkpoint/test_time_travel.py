@@ -426,7 +426,7 @@ def test_update_state_with_an_unknown_key_drops_it() -> None:
     assert app.invoke(None, _cfg()) == {"log": ["a", "b", "c", "b", "c"], "n": 5}
 
 
-@pytest.mark.foldgraph_only  # opt-in: compile(strict_updates=True)
+@pytest.mark.foldgraph_only("opt-in compile(strict_updates=True); LangGraph has no such option")
 def test_update_state_with_an_unknown_key_raises_with_strict_updates() -> None:
     calls: dict[str, int] = {}
     app = _chain(calls, strict_updates=True)

@@ -5,7 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from foldgraph.cli import CommandError, main
+
+pytestmark = pytest.mark.foldgraph_only(
+    "the foldgraph console script; LangGraph's CLI is another package"
+)
 
 
 def test_version_prints_the_package_version(capsys) -> None:

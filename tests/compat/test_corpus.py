@@ -13,7 +13,6 @@ its test turns red until the entry is removed, so the list stays honest.
 from __future__ import annotations
 
 import importlib
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,23 +36,15 @@ def _param(name: str) -> Any:
     return name
 
 
-def _timeout(signum: int, frame: Any) -> None:
-    raise TimeoutError(f"program did not finish in {PROGRAM_TIMEOUT_S}s")
-
-
 # The programs keep their deprecated spellings (config_schema=, create_react_agent):
 # the warnings they raise are expected, as on LangGraph.
+@pytest.mark.foldgraph_only("runs each program on foldgraph; the goldens are LangGraph's records")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.timeout(PROGRAM_TIMEOUT_S)
 @pytest.mark.parametrize("name", [_param(n) for n in compat.program_names()])
 def test_program_matches_langgraph(name: str) -> None:
     expected = compat.load_golden(name)
-    previous = signal.signal(signal.SIGALRM, _timeout)
-    signal.alarm(PROGRAM_TIMEOUT_S)
-    try:
-        actual = compat.run_on_foldgraph(name)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    actual = compat.run_on_foldgraph(name)
     assert actual == expected, compat.first_difference(expected, actual)
 
 
@@ -102,6 +93,7 @@ def test_records_of_messages_and_records_are_plain_json() -> None:
     }
 
 
+@pytest.mark.foldgraph_only("the langgraph -> foldgraph import alias of tools.compat")
 def test_langgraph_imports_are_served_by_foldgraph_only_inside_the_block() -> None:
     import foldgraph.graph
 

@@ -570,7 +570,7 @@ def test_an_entrypoint_is_a_pregel_with_a_graph() -> None:
 # -- bad input -----------------------------------------------------------------------------------
 
 
-@pytest.mark.foldgraph_only
+@pytest.mark.foldgraph_only("LangGraph accepts @task on a non-callable and fails on the call")
 def test_task_on_a_non_callable_is_a_type_error() -> None:
     # LangGraph accepts it and fails later, on the call; foldgraph says so at once.
     with pytest.raises(TypeError, match="@task decorates a function"):

@@ -2,15 +2,6 @@
 
 Every expected value in tests/graph was produced by running the same program on
 LangGraph 1.2.22. Tests marked `foldgraph_only` pin a deliberate difference
-from LangGraph (see the comment on each); they are skipped when the suite is
-run against LangGraph.
+from LangGraph (the reason on each says what LangGraph does); they are left out
+when the suite is run against LangGraph (`make test-on-langgraph`).
 """
-
-import pytest
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "foldgraph_only: a deliberate difference from LangGraph; skipped on LangGraph",
-    )

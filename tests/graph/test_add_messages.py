@@ -21,8 +21,6 @@ from langchain_core.messages import (
 )
 from pyrsistent import pvector
 
-from foldgraph._kernel.add_messages import messages_monoid
-from foldgraph._kernel.message_log import lift_messages
 from foldgraph.graph import MessagesState as ReExportedState
 from foldgraph.graph import add_messages as re_exported
 from foldgraph.graph.message import REMOVE_ALL_MESSAGES, Messages, MessagesState, add_messages
@@ -117,7 +115,10 @@ def test_missing_ids_become_uuid4_strings_assigned_in_place() -> None:
     assert result[0] is left[0] and result[1] is right
 
 
+@pytest.mark.foldgraph_only("foldgraph's stored message log and vector; LangGraph has neither")
 def test_logs_and_vectors_count_as_lists() -> None:
+    from foldgraph._kernel.message_log import lift_messages
+
     assert add_messages(lift_messages([h("1"), h("2")]), [h("3")]) == [h("1"), h("2"), h("3")]
     assert add_messages([h("1")], pvector([h("2")])) == [h("1"), h("2")]
 
@@ -219,9 +220,12 @@ def outcome(thunk: Any) -> Any:
         return str(exc)
 
 
+@pytest.mark.foldgraph_only("foldgraph's persistent message log against its plain add_messages")
 @settings(max_examples=300, deadline=None)
 @given(updates=st.lists(UPDATE, max_size=8))
 def test_the_plain_function_and_the_persistent_log_agree(updates: list[Any]) -> None:
+    from foldgraph._kernel.add_messages import messages_monoid
+
     monoid = messages_monoid()
     plain: list[BaseMessage] = []
     log = monoid.empty()

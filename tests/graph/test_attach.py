@@ -28,7 +28,7 @@ def route(state: S) -> str:
     return "d" if len(state["x"]) < 4 else END
 
 
-@pytest.mark.foldgraph_only  # LangGraph keeps running a -> b only
+@pytest.mark.foldgraph_only("LangGraph keeps running a -> b only")
 def test_attached_parts_take_part_in_runs() -> None:
     builder = StateGraph(S).add_node("a", step("a")).add_node("b", step("b"))
     compiled = builder.add_edge(START, "a").add_edge("a", "b").compile()
@@ -48,7 +48,7 @@ def test_attached_parts_take_part_in_runs() -> None:
     assert builder.compile().invoke({"x": []}) == {"x": ["a", "b"]}
 
 
-@pytest.mark.foldgraph_only
+@pytest.mark.foldgraph_only("LangGraph's attach_edge after compile() changes no run")
 def test_an_attached_join_waits_for_every_start() -> None:
     builder = StateGraph(S).add_node("a", step("a")).add_node("b", step("b"))
     builder.add_node("j", step("j"))

@@ -136,7 +136,7 @@ def test_append_and_return_runs_as_in_the_corrective_rag_example():
     }
 
 
-@pytest.mark.foldgraph_only  # LangGraph's checkpoint after `retrieve` shows `grade`'s append
+@pytest.mark.foldgraph_only("LangGraph's checkpoint after `retrieve` shows `grade`'s append")
 def test_append_and_return_leaves_the_earlier_checkpoint_as_it_was_written():
     graph = _rag()
     graph.invoke({"question": "q"}, CONFIG)
@@ -146,7 +146,7 @@ def test_append_and_return_leaves_the_earlier_checkpoint_as_it_was_written():
     assert graph.verify_replay(CONFIG).ok
 
 
-@pytest.mark.foldgraph_only  # LangGraph: the in-place append also lands in the channel
+@pytest.mark.foldgraph_only("LangGraph: the in-place append also lands in the channel")
 def test_append_and_return_on_a_reducer_channel_is_an_ordinary_update():
     def grow(state):
         docs = state["docs"]
@@ -159,7 +159,7 @@ def test_append_and_return_on_a_reducer_channel_is_an_ordinary_update():
     assert out["docs"] == ["d1", "d1", "d2"]
 
 
-@pytest.mark.foldgraph_only  # LangGraph changes the live channel (and, by default, history)
+@pytest.mark.foldgraph_only("LangGraph changes the live channel (and, by default, history)")
 def test_a_mutation_that_is_not_returned_changes_no_checkpoint_and_no_later_node():
     seen = {}
 
@@ -183,7 +183,7 @@ def test_a_mutation_that_is_not_returned_changes_no_checkpoint_and_no_later_node
     assert graph.verify_replay(CONFIG).ok
 
 
-@pytest.mark.foldgraph_only  # LangGraph hands both siblings the channel's own list
+@pytest.mark.foldgraph_only("LangGraph hands both siblings the channel's own list")
 def test_siblings_reading_the_same_version_each_get_their_own_copy():
     class S(TypedDict):
         items: list
@@ -320,7 +320,7 @@ def test_a_router_annotated_with_a_schema_gets_that_schema():
     assert seen == [View(n=1)]
 
 
-@pytest.mark.foldgraph_only  # LangGraph hands the Send the channel's own list
+@pytest.mark.foldgraph_only("LangGraph hands the Send the channel's own list")
 def test_command_goto_with_send_gets_a_plain_copy():
     class S(TypedDict):
         items: list

@@ -102,7 +102,9 @@ def test_default_handler_from_set_node_defaults() -> None:
     assert builder.compile().invoke({"log": []}) == {"log": ["default bad"]}
 
 
-@pytest.mark.foldgraph_only
+@pytest.mark.foldgraph_only(
+    "LangGraph refuses a second compile() of a builder with a default handler"
+)
 def test_a_builder_with_a_default_handler_compiles_twice() -> None:
     def fallback(state: S, error: NodeError) -> dict[str, Any]:
         return {"log": [f"default {error.node}"]}
@@ -205,7 +207,7 @@ def test_bad_handlers_and_timeouts_are_refused() -> None:
         StateGraph(S).set_node_defaults(timeout=0)
 
 
-@pytest.mark.foldgraph_only
+@pytest.mark.foldgraph_only("LangGraph refuses a non-callable default handler only at compile()")
 def test_a_bad_default_handler_is_refused_where_it_is_given() -> None:
     # LangGraph finds this one only at compile(); foldgraph says so where it is given.
     with pytest.raises(TypeError, match="Expected a Runnable, callable or dict"):

@@ -18,7 +18,9 @@ from foldgraph.graph import START, StateGraph
 from foldgraph.types import Send
 from foldgraph.warnings import UnreturnedMutationWarning
 
-pytestmark = pytest.mark.foldgraph_only
+pytestmark = pytest.mark.foldgraph_only(
+    "opt-in warn_unreturned_mutations; LangGraph has no such option"
+)
 
 
 class State(TypedDict):

@@ -728,7 +728,12 @@ def test_default_recursion_limit_from_the_environment():
     )
     env = {**os.environ, "LANGGRAPH_DEFAULT_RECURSION_LIMIT": "25"}
     done = subprocess.run(
-        [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", program],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     )
     assert done.stdout.splitlines() == [
         "{'n': 24}",
@@ -765,7 +770,7 @@ def test_command_update_with_unknown_keys_is_ignored():
     ]
 
 
-@pytest.mark.foldgraph_only  # opt-in: compile(strict_updates=True)
+@pytest.mark.foldgraph_only("opt-in compile(strict_updates=True); LangGraph has no such option")
 def test_strict_updates_make_unknown_keys_an_error():
     builder = StateGraph(State)
     builder.add_node("writer_node", lambda s: {"x": 2, "zzz": 5, "yyy": 6})
@@ -780,7 +785,7 @@ def test_strict_updates_make_unknown_keys_an_error():
     )
 
 
-@pytest.mark.foldgraph_only  # opt-in: compile(strict_updates=True)
+@pytest.mark.foldgraph_only("opt-in compile(strict_updates=True); LangGraph has no such option")
 def test_strict_updates_error_names_the_node_that_wrote_it():
     builder = StateGraph(State)
     builder.add_node("good", record("good"))
@@ -798,7 +803,7 @@ def test_strict_updates_error_names_the_node_that_wrote_it():
         builder.compile(strict_updates=True).invoke({"x": 1})
 
 
-@pytest.mark.foldgraph_only  # LangGraph emits a step's updates in completion order
+@pytest.mark.foldgraph_only("LangGraph emits a step's updates in completion order")
 def test_updates_stream_is_in_task_order_not_completion_order():
     assert list(_fan_out_and_join().stream({"x": 1})) == [
         {"a": {"items": ["a"]}},
@@ -808,7 +813,7 @@ def test_updates_stream_is_in_task_order_not_completion_order():
     ]
 
 
-@pytest.mark.foldgraph_only  # LangGraph emits a step's updates in completion order
+@pytest.mark.foldgraph_only("LangGraph emits a step's updates in completion order")
 def test_updates_stream_puts_send_tasks_before_edge_tasks_whatever_finishes_first():
     def slow_edge_node(state):
         time.sleep(0.05)

@@ -33,6 +33,10 @@ from foldgraph._kernel.snapshot import GraphSpec, NodeSpec, Snapshot, Task
 from foldgraph.errors import EmptyChannelError, InvalidUpdateError
 from foldgraph.types import Overwrite
 
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's kernel channels (pure folds over stored values); LangGraph has no kernel"
+)
+
 LAST_VALUE_MESSAGE = (
     "At key 'x': Can receive only one value per step. Use an Annotated key to handle multiple "
     "values.\nFor troubleshooting, visit: "

@@ -37,6 +37,10 @@ from foldgraph.constants import TASKS
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.types import Send
 
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's kernel plan/apply fold; LangGraph has no kernel"
+)
+
 Writes = list[tuple[str, Any]]
 
 

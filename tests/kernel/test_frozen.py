@@ -26,6 +26,10 @@ from foldgraph._kernel.frozen import (
 )
 from foldgraph.errors import ImmutableStateError
 
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's frozen stored values; LangGraph stores the objects it is given"
+)
+
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text(max_size=3))
 PLAIN = st.recursive(
     SCALARS,

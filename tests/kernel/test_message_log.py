@@ -37,6 +37,10 @@ from foldgraph._kernel.message_log import (
 from foldgraph._kernel.reducers import monoid_for
 from foldgraph.graph.message import add_messages
 
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's persistent message log; LangGraph keeps a plain list"
+)
+
 MONOID = messages_monoid()
 
 

@@ -20,6 +20,10 @@ from foldgraph._kernel.monoid import Monoid, append_monoid, fold_monoid
 from foldgraph.graph.message import add_messages
 from foldgraph.testing import LAWS, check_monoid_laws, check_reducer_laws
 
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's reducer monoids and foldgraph.testing; LangGraph has neither"
+)
+
 FEW = 40  # per law; the properties below are cheap to falsify when they are false
 
 # -- built-in monoids ---------------------------------------------------------------------

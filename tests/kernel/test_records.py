@@ -16,6 +16,8 @@ from foldgraph._kernel.message_log import MessageLog, build_log, merge_update
 from foldgraph._kernel.records import positional_builder, tuple_builder
 from foldgraph._kernel.snapshot import Snapshot, Task, make_snapshot, make_task, task_id
 
+pytestmark = pytest.mark.foldgraph_only("foldgraph's kernel records; LangGraph has no kernel")
+
 names = st.text(min_size=1, max_size=8)
 maps = st.dictionaries(names, st.integers(), max_size=4).map(immutables.Map)
 name_sets = st.frozensets(names, max_size=3)

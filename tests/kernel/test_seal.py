@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
@@ -15,6 +16,10 @@ from foldgraph._kernel.channels import BinaryOperatorAggregate, LastValue
 from foldgraph._kernel.fold import apply
 from foldgraph._kernel.seal import fingerprint
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
+
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's checkpoint seals (fingerprints); LangGraph has none"
+)
 
 ITEMS = st.one_of(
     st.integers(),

@@ -9,7 +9,6 @@ import operator
 
 import pytest
 
-from foldgraph._kernel._missing import MISSING
 from foldgraph.channels import (
     AnyValue,
     BinaryOperatorAggregate,
@@ -23,6 +22,10 @@ from foldgraph.channels import (
 )
 from foldgraph.errors import EmptyChannelError, InvalidUpdateError
 from foldgraph.types import Overwrite
+
+# The "no value" sentinel an empty channel checkpoints; each library keeps it in a private
+# module of its own, so it is taken from an empty channel (the same object for every one).
+MISSING = UntrackedValue(int).checkpoint()
 
 
 def test_last_value_holds_one_value_and_copies_independently() -> None:
@@ -42,6 +45,7 @@ def test_an_empty_channel_raises_empty_channel_error_and_checkpoints_missing() -
     with pytest.raises(EmptyChannelError):
         channel.get()
     assert channel.checkpoint() is MISSING
+    assert MISSING is not None
     assert channel.from_checkpoint(MISSING).is_available() is False
 
 

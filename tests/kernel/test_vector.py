@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldgraph._kernel import _vector
 from foldgraph._kernel._vector import vector
+
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's persistent vector; LangGraph keeps plain lists"
+)
 
 
 @settings(max_examples=60)

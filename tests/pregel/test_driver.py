@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import operator
 import threading
+import time
 from typing import Annotated, Any
 
 import pytest
@@ -65,8 +66,10 @@ def test_fifty_concurrent_callers_of_nested_graphs_finish() -> None:
     threads = [threading.Thread(target=call) for _ in range(50)]
     for t in threads:
         t.start()
+    deadline = time.monotonic() + 100
     for t in threads:
-        t.join()
+        t.join(timeout=max(0.0, deadline - time.monotonic()))
+    assert not any(t.is_alive() for t in threads), "a caller deadlocked"
     assert errors == []
     assert outputs == [{"n": 8**3}] * 50
 

@@ -20,10 +20,18 @@ _SWAPPED_MODULES = frozenset({"test_memory_store"})
 _schemas = itertools.count()
 
 
+# The expected values are LangGraph's InMemoryStore's (the "memory" run checks that claim
+# on LangGraph); the other runs check foldgraph's SQL stores against them.
+_OWN_STORE = pytest.mark.foldgraph_only(
+    "foldgraph's SqliteStore/PostgresStore in place of InMemoryStore, built foldgraph's way"
+)
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     module = metafunc.module.__name__.rsplit(".", 1)[-1]
     if module in _SWAPPED_MODULES and "store_kind" in metafunc.fixturenames:
-        metafunc.parametrize("store_kind", ["memory", "sqlite", "postgres"], indirect=True)
+        kinds = ["memory", *(pytest.param(k, marks=_OWN_STORE) for k in ("sqlite", "postgres"))]
+        metafunc.parametrize("store_kind", kinds, indirect=True)
 
 
 @pytest.fixture

@@ -298,7 +298,7 @@ def test_list_namespaces_max_depth_limit_offset(tree: InMemoryStore) -> None:
     assert tree.list_namespaces(limit=2, offset=1) == [("docs", "v1"), ("docs", "v2")]
 
 
-@pytest.mark.foldgraph_only  # LangGraph's InMemoryStore lists both (see the README)
+@pytest.mark.foldgraph_only("LangGraph's InMemoryStore lists both (see the README)")
 def test_emptied_or_only_read_namespace_is_not_listed(tree: InMemoryStore) -> None:
     tree.delete(("docs", "v2"), "k")
     assert tree.list_namespaces(prefix=("docs",)) == [("docs", "v1")]
@@ -642,7 +642,8 @@ def test_concurrent_puts_are_all_kept() -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        thread.join(timeout=30)
+    assert not any(thread.is_alive() for thread in threads)
     assert len(store.search(("w",), limit=10_000)) == 1600
     assert store.list_namespaces(max_depth=1) == [("w",)]
 
