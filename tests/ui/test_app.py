@@ -176,3 +176,14 @@ def test_several_graphs_are_told_apart_by_the_threads_graph_id(thread_dbs, tmp_p
         assert "names graph None" in unnamed.json()["error"]
         named = c.get("/api/graph.svg", params={"thread": "t-server"})
         assert named.status_code == 200 and named.text.startswith("<svg")
+
+
+def test_read_only_keeps_the_graph_for_drawing(db, kind) -> None:
+    with client(db, graph=graph, read_only=True, token="tok") as c:
+        page = c.get("/").text
+        assert '"writable": false' in page
+        assert c.get("/api/graph.svg", params={"thread": "t-done"}).status_code == 200
+        refused = c.post(
+            "/api/threads/t-done/resume", json={"value": 1}, headers={"x-foldgraph-token": "tok"}
+        )
+        assert refused.status_code == 403

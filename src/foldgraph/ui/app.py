@@ -73,6 +73,7 @@ def create_app(
     graph: Any = None,
     graphs: Mapping[str, Any] | None = None,
     graph_name: str | None = None,
+    read_only: bool = False,
     token: str | None = None,
     allowed_hosts: Sequence[str] = LOOPBACK,
 ) -> Any:
@@ -83,6 +84,8 @@ def create_app(
     A server with several graphs passes `graphs` (graph id -> graph) instead: a
     thread is acted on with the graph its newest checkpoint's `graph_id`
     metadata names (LangGraph's server records it), or the only one.
+    `read_only=True` keeps the graphs for drawing only (a server mounting the
+    viewer over its own database runs writes through its API instead).
     `token` fixes the session token (a random one by default).
     """
     from starlette.applications import Starlette
@@ -100,11 +103,15 @@ def create_app(
     known = dict(graphs or {})
     if graph is not None:
         known.setdefault(graph_name or "graph", graph)
-    writable = bool(known) and not foreign
+    writable = bool(known) and not foreign and not read_only
     if writable:
         reason = None
+    elif source.kind == "server":
+        reason = "a server, read through its API"
     elif foreign:
         reason = f"a {source.kind} database: foreign databases are opened read-only"
+    elif read_only:
+        reason = "opened read-only"
     else:
         reason = "no graph given (--graph module:attr)"
     runs = _Runs()
