@@ -90,7 +90,9 @@ class RemoteSource:
         try:
             from langgraph_sdk import get_sync_client
         except ImportError:
-            raise ReadError("reading a server needs langgraph-sdk: pip install 'foldgraph[ui]'")
+            raise ReadError(
+                "reading a server needs langgraph-sdk: pip install 'foldgraph[ui]'"
+            ) from None
         self.url = url.rstrip("/")
         self.client = get_sync_client(url=self.url)
         try:
