@@ -234,3 +234,27 @@ def test_writes_refuse_a_langgraph_database(thread_dbs, tmp_path) -> None:
     assert done.returncode == 2
     assert "langgraph-sqlite database: foreign databases are opened read-only" in done.stderr
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
+
+
+def test_values_of_the_graphs_own_types_read_with_the_graph(tmp_path) -> None:
+    typed = str(pathlib.Path(__file__).parents[1] / "ui" / "typed_graph.py")
+    db = tmp_path / "typed.sqlite"
+    program = (
+        "import sys; sys.path.insert(0, sys.argv[2])\n"
+        "from typed_graph import Point, graph\n"
+        "from foldgraph.checkpoint.sqlite import SqliteSaver\n"
+        "with SqliteSaver.from_conn_string(sys.argv[1]) as saver:\n"
+        "    g = graph.copy(update={'checkpointer': saver})\n"
+        "    g.invoke({'where': Point(1, 2)}, {'configurable': {'thread_id': 'p'}})\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", program, str(db), str(pathlib.Path(typed).parent)],
+        check=True,
+        timeout=120,
+    )
+    blind = foldgraph("show", db, "p", "--json")
+    assert blind.returncode == 2
+    assert "give the graph (--graph module:attr)" in blind.stderr
+    assert "Traceback" not in blind.stderr
+    seen = read_json("show", db, "p", "--graph", typed + ":graph")
+    assert seen["values"] == {"where": {"$type": "Point", "x": 2, "y": 2}}

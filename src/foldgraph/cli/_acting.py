@@ -15,7 +15,7 @@ __all__ = ["add_action_args", "bound", "parse_json"]
 
 
 def add_action_args(parser: argparse.ArgumentParser) -> None:
-    add_store_args(parser)
+    add_store_args(parser, graph=False)
     parser.add_argument("thread", metavar="THREAD")
     graph_arg(parser, required=True)
 

@@ -27,7 +27,9 @@ __all__ = [
 ]
 
 
-def add_store_args(parser: argparse.ArgumentParser, *, json_flag: bool = True) -> None:
+def add_store_args(
+    parser: argparse.ArgumentParser, *, json_flag: bool = True, graph: bool = True
+) -> None:
     parser.add_argument(
         "db",
         nargs="?",
@@ -40,6 +42,12 @@ def add_store_args(parser: argparse.ArgumentParser, *, json_flag: bool = True) -
     if json_flag:
         parser.add_argument(
             "--json", action="store_true", help="print JSON (stable field names) and nothing else"
+        )
+    if graph:
+        parser.add_argument(
+            "--graph",
+            metavar="MODULE:ATTR",
+            help="the graph that wrote DB, so values of its schema's own types can be read",
         )
 
 
@@ -69,6 +77,8 @@ def opened(args: argparse.Namespace, serde: Any = None) -> Iterator[Any]:
 
     try:
         source = open_source(_target(args), serde=serde)
+        if getattr(args, "graph", None):
+            teach_types(source, [load_graph(args.graph)])
     except ReadError as exc:
         raise CommandError(str(exc)) from None
     except ImportError as exc:
@@ -81,6 +91,13 @@ def opened(args: argparse.Namespace, serde: Any = None) -> Iterator[Any]:
         raise CommandError(str(exc)) from None
     finally:
         source.close()
+
+
+def teach_types(source: Any, graphs: Any) -> None:
+    """Let a foldgraph source's serializer build the types the graphs' schemas name."""
+    from foldgraph.ui.source import teach_types as teach
+
+    teach(source, graphs)
 
 
 def dump_json(value: Any) -> None:

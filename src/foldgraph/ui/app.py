@@ -94,7 +94,7 @@ def create_app(
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-    from foldgraph.ui.source import NotFound, ReadError, open_source
+    from foldgraph.ui.source import NotFound, ReadError, open_source, teach_types
 
     text_target = str(target)
     source = open_source(text_target)
@@ -103,6 +103,7 @@ def create_app(
     known = dict(graphs or {})
     if graph is not None:
         known.setdefault(graph_name or "graph", graph)
+    teach_types(source, known.values())
     writable = bool(known) and not foreign and not read_only
     if writable:
         reason = None

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from foldgraph.ui.errors import NotFound, ReadError
 from foldgraph.ui.records import CheckpointView, HistoryRow, ThreadRow
 
-__all__ = ["NotFound", "ReadError", "Source", "open_source"]
+__all__ = ["NotFound", "ReadError", "Source", "open_source", "teach_types"]
 
 
 class Source(Protocol):
@@ -60,6 +60,21 @@ class Source(Protocol):
     ) -> Any: ...
 
     def close(self) -> None: ...
+
+
+def teach_types(source: Source, graphs: Any) -> None:
+    """Let a foldgraph source's saver read the types the graphs' schemas name.
+
+    A compiled graph registers its schemas' types with any saver it is given
+    (`graph.copy(update={"checkpointer": saver})` extends the saver's allowlist in
+    place); a LangGraph or server source has no saver and needs none.
+    """
+    saver = getattr(source, "saver", None)
+    if saver is None:
+        return
+    for graph in graphs:
+        if hasattr(graph, "copy"):
+            graph.copy(update={"checkpointer": saver})
 
 
 def is_postgres(target: str) -> bool:
