@@ -50,9 +50,7 @@ def describe(snapshot):
         "next": list(snapshot.next),
         "step": snapshot.metadata["step"],
         "source": snapshot.metadata["source"],
-        "tasks": [
-            {"name": t.name, "result": t.result, "error": t.error} for t in snapshot.tasks
-        ],
+        "tasks": [{"name": t.name, "result": t.result, "error": t.error} for t in snapshot.tasks],
     }
 
 
