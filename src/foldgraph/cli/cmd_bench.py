@@ -205,6 +205,16 @@ def _run(args: argparse.Namespace) -> int:
 def _measure(bench_reducers: Any, reducers: list[str], settings: Any, console: Any) -> Any:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+    if not console.is_terminal:  # a log file: one line per worker, at its first result
+        started: list[str] = []
+
+        def log(what: str, done: int, total: int) -> None:
+            if not started or started[-1] != what:
+                started.append(what)
+                console.print(f"[{done}/{total}] {what}", highlight=False)
+
+        return bench_reducers(reducers, settings, log)
+
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
