@@ -28,11 +28,17 @@ logger = logging.getLogger("foldgraph.server")
 
 @attrs.frozen
 class ServeOptions:
-    """How to run: where the data lives and how many runs execute at once."""
+    """How to run: where the data lives, how many runs execute at once, and (with
+    PostgreSQL, see `scaling`) the process's role, its signals and its leases."""
 
     database_url: str | None = None
     in_memory: bool = False
     jobs: int = 10
+    role: str = "both"
+    redis_url: str | None = None
+    lease_seconds: float = 20.0
+    max_attempts: int = 3
+    drain_seconds: float = 30.0
 
 
 def default_database(config: ServerConfig) -> str:
@@ -139,14 +145,24 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         from foldgraph.server.crons import CronScheduler
         from foldgraph.server.graphs import GraphRegistry
-        from foldgraph.server.queue.local import LocalQueue
+        from foldgraph.server.scaling import open_queue, sweeping
         from foldgraph.server.service import Service
         from foldgraph.server.worker import Executor
 
-        async with open_backend(config, options) as (storage, saver, store):
+        async with (
+            open_backend(config, options) as (storage, saver, store),
+            open_queue(storage, options) as queue,
+            sweeping(storage, queue),
+        ):
             graphs = GraphRegistry.from_config(config, saver, store, loaded)
-            queue = LocalQueue(storage)
-            executor = Executor(storage, queue, graphs, jobs=options.jobs, checkpointer=saver)
+            executor = Executor(
+                storage,
+                queue,
+                graphs,
+                jobs=options.jobs,
+                checkpointer=saver,
+                drain_seconds=options.drain_seconds,
+            )
             service = Service(
                 config=config,
                 storage=storage,
@@ -159,7 +175,8 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
             )
             app.state.service = service
             await service.ensure_system_assistants()
-            await executor.start()
+            if options.role != "api":
+                await executor.start()
             crons = CronScheduler(service)
             await crons.start()
             try:
@@ -170,8 +187,12 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
 
     from foldgraph.server.auth import load_auth
 
-    routes = _routes(config)
-    middleware = _middleware(config)
+    if options.role == "worker":
+        from foldgraph.server.scaling import health_routes
+
+        routes, middleware = health_routes(), []
+    else:
+        routes, middleware = _routes(config), _middleware(config)
     app = Starlette(
         routes=routes,
         middleware=middleware,
@@ -179,7 +200,8 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
         exception_handlers={HTTPError: _http_error, Exception: _server_error},
     )
     app.state.auth = load_auth(config)
-    _mount_custom_app(app, config)
+    if options.role != "worker":
+        _mount_custom_app(app, config)
     return app
 
 

@@ -37,8 +37,15 @@ class PostgresStorage(SqlStorage):
     async def open(self) -> None:
         from psycopg_pool import AsyncConnectionPool
 
+        # `check`: a connection the database dropped (a restart) is replaced when taken,
+        # instead of failing the request that took it.
         self.pool = AsyncConnectionPool(
-            self.url, min_size=1, max_size=self.max_size, kwargs={"autocommit": True}, open=False
+            self.url,
+            min_size=1,
+            max_size=self.max_size,
+            kwargs={"autocommit": True},
+            open=False,
+            check=AsyncConnectionPool.check_connection,
         )
         await self.pool.open(wait=True)
 

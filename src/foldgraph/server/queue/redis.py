@@ -1,0 +1,278 @@
+"""`RedisQueue`: many processes, runs in PostgreSQL, signals over Redis.
+
+Everything durable stays in PostgreSQL (runs, their claims, leases and cancels:
+`LeasedQueue`); Redis only carries what is fleeting, as LangGraph's platform
+does:
+
+- wake-ups and cancels: pub/sub messages on `<prefix>:wake` and `<prefix>:cancel`;
+- streams: a run's events are a Redis list (`<prefix>:run:<id>:events`; an event's
+  id is its position, given by `RPUSH`), and a message on `<prefix>:events` names
+  the run, waking the instances that stream it; the outcome is a key beside it.
+  Keys expire: `keep_seconds` after a resumable run ends (a minute for others),
+  and `max_event_age` seconds after the last event in any case.
+
+A subscriber reads the list from the position after the last id it sent, in one
+transaction with the outcome key, so it never misses an event written before the
+run ended. The pub/sub connection reconnects on its own; after a reconnect every
+waiter looks again, as messages sent meanwhile are lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from foldgraph.server.queue.base import RunOutcome, StreamEvent
+from foldgraph.server.queue.leased import LeasedQueue
+from foldgraph.server.queue.postgres import BATCH, SAFETY_POLL, SHORT_KEEP, _number
+from foldgraph.server.storage.base import Json
+
+logger = logging.getLogger("foldgraph.server")
+
+
+def _pack(head: str, data: bytes) -> bytes:
+    return head.encode() + b"\n" + data
+
+
+def _unpack(item: bytes) -> tuple[str, bytes]:
+    head, _, data = item.partition(b"\n")
+    return head.decode(), data
+
+
+class RedisQueue(LeasedQueue):
+    """Runs claimed from PostgreSQL; wake-ups, cancels and streams over Redis."""
+
+    def __init__(
+        self,
+        storage: Any,
+        *,
+        redis_url: str,
+        prefix: str = "foldgraph",
+        lease_seconds: float = 20.0,
+        max_attempts: int = 3,
+        keep_seconds: float = 600.0,
+        max_event_age: float = 24 * 3600.0,
+    ) -> None:
+        super().__init__(
+            storage,
+            lease_seconds=lease_seconds,
+            max_attempts=max_attempts,
+            keep_seconds=keep_seconds,
+        )
+        import redis.asyncio
+
+        self.redis = redis.asyncio.Redis.from_url(
+            redis_url, health_check_interval=10, socket_keepalive=True, max_connections=64
+        )
+        self.prefix = prefix
+        self.max_event_age = int(max_event_age)
+        self.channels = (f"{prefix}:wake", f"{prefix}:cancel", f"{prefix}:events")
+        self._wake = asyncio.Event()
+        self._waiters: dict[str, set[asyncio.Event]] = {}
+        self._connected = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def _key(self, run_id: str, what: str) -> str:
+        return f"{self.prefix}:run:{run_id}:{what}"
+
+    # -- life ----------------------------------------------------------------------------
+
+    async def start_signals(self, timeout: float = 30.0) -> None:
+        self._task = asyncio.create_task(self._listen(), name="foldgraph-redis-listener")
+        try:
+            await asyncio.wait_for(self._connected.wait(), timeout)
+        except TimeoutError:
+            await self.close_signals()
+            raise ConnectionError(f"could not subscribe on Redis within {timeout}s") from None
+
+    async def close_signals(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.redis.aclose()
+
+    async def _listen(self) -> None:
+        wake, cancel, events = self.channels
+        delay = 0.1
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(*self.channels)
+                self._connected.set()
+                self._wake_all()  # messages sent while away are lost: everyone looks again
+                delay = 0.1
+                while True:
+                    message = await pubsub.get_message(timeout=5.0)
+                    if message is None:
+                        continue
+                    channel = message["channel"].decode()
+                    payload = message["data"].decode()
+                    if channel == events:
+                        for waiter in self._waiters.get(payload, ()):
+                            waiter.set()
+                    elif channel == wake:
+                        self._wake.set()
+                    elif channel == cancel:
+                        run_id, _, action = payload.partition(" ")
+                        self._deliver_cancel(run_id, action or "interrupt")
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                if self._connected.is_set():
+                    logger.warning("Redis pub/sub connection lost (%s); reconnecting", err)
+                self._connected.clear()
+                self._wake_all()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    def _wake_all(self) -> None:
+        self._wake.set()
+        for waiters in self._waiters.values():
+            for waiter in waiters:
+                waiter.set()
+
+    # -- the queue -------------------------------------------------------------------------
+
+    async def enqueue(self, run: Json, *, runnable_at: float) -> Json:
+        resumable = b"1" if run["kwargs"].get("resumable") else b"0"
+        await self.redis.set(self._key(run["run_id"], "meta"), resumable, ex=self.max_event_age)
+        await self.storage.put_run(run, runnable_at=runnable_at)
+        await self.notify()
+        return run
+
+    async def notify(self) -> None:
+        self._wake.set()
+        try:
+            await self.redis.publish(self.channels[0], b"")
+        except Exception as err:  # a wake-up is a hint: workers also look every few seconds
+            logger.warning("could not send a wake-up over Redis: %s", err)
+
+    async def wait(self, timeout: float | None) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        self._wake.clear()
+
+    async def send_cancel(self, run_id: str, action: str) -> None:
+        self._deliver_cancel(run_id, action)
+        await self.redis.publish(self.channels[1], f"{run_id} {action}")
+
+    # -- streams ---------------------------------------------------------------------------
+
+    async def publish(self, run_id: str, event: str, data: bytes) -> str:
+        key = self._key(run_id, "events")
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, _pack(event, data))
+            pipe.expire(key, self.max_event_age)
+            pipe.publish(self.channels[2], run_id)
+            position, *_ = await pipe.execute()
+        return str(position)
+
+    async def close(self, run_id: str, outcome: RunOutcome) -> None:
+        meta = await self.redis.get(self._key(run_id, "meta"))
+        keep = int(self.keep_seconds if meta == b"1" else SHORT_KEEP)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            # The first outcome stays (a cancel and the worker may both close a run).
+            end = _pack(outcome.status, outcome.output)
+            pipe.set(self._key(run_id, "end"), end, nx=True, ex=keep)
+            pipe.expire(self._key(run_id, "events"), keep)
+            pipe.expire(self._key(run_id, "meta"), keep)
+            pipe.publish(self.channels[2], run_id)
+            await pipe.execute()
+
+    async def _look(
+        self, run_id: str, position: int | None
+    ) -> tuple[bool, bytes | None, int, list[bytes]]:
+        """`(known, outcome, length, events after position)`, read in one transaction."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.exists(self._key(run_id, "meta"))
+            pipe.get(self._key(run_id, "end"))
+            pipe.llen(self._key(run_id, "events"))
+            if position is not None:
+                pipe.lrange(self._key(run_id, "events"), position, position + BATCH - 1)
+            known, end, length, *rest = await pipe.execute()
+        items = rest[0] if rest else []
+        return bool(known) or end is not None or length > 0, end, int(length), items
+
+    async def subscribe(
+        self,
+        run_id: str,
+        *,
+        after: str | None = None,
+        from_start: bool = False,
+        heartbeat: float | None = None,
+    ) -> AsyncIterator[StreamEvent | None]:
+        waiter = asyncio.Event()
+        self._waiters.setdefault(run_id, set()).add(waiter)
+        try:
+            position: int | None = 0 if from_start else _number(after)
+            idle_since = time.monotonic()
+            while True:
+                waiter.clear()
+                known, end, length, items = await self._look(run_id, position)
+                if not known:
+                    return
+                if position is None:  # new events only
+                    position = length
+                    continue
+                for item in items:
+                    position += 1
+                    event, data = _unpack(item)
+                    yield StreamEvent(str(position), event, data)
+                if items:
+                    idle_since = time.monotonic()
+                if len(items) == BATCH:
+                    continue
+                if end is not None:
+                    return
+                limit = SAFETY_POLL
+                if heartbeat is not None:
+                    limit = min(limit, max(heartbeat - (time.monotonic() - idle_since), 0.0))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(waiter.wait(), limit)
+                if heartbeat is not None and time.monotonic() - idle_since >= heartbeat:
+                    idle_since = time.monotonic()
+                    yield None
+        finally:
+            self._forget_waiter(run_id, waiter)
+
+    async def outcome(self, run_id: str, timeout: float | None = None) -> RunOutcome | None:
+        waiter = asyncio.Event()
+        self._waiters.setdefault(run_id, set()).add(waiter)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            while True:
+                waiter.clear()
+                known, end, _length, _items = await self._look(run_id, None)
+                if end is not None:
+                    status, output = _unpack(end)
+                    return RunOutcome(status, output)
+                if not known:
+                    return None
+                limit = SAFETY_POLL
+                if deadline is not None:
+                    limit = min(limit, deadline - time.monotonic())
+                    if limit <= 0:
+                        raise TimeoutError(f"run {run_id} did not end within {timeout}s")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(waiter.wait(), limit)
+        finally:
+            self._forget_waiter(run_id, waiter)
+
+    def _forget_waiter(self, run_id: str, waiter: asyncio.Event) -> None:
+        waiters = self._waiters.get(run_id)
+        if waiters is not None:
+            waiters.discard(waiter)
+            if not waiters:
+                del self._waiters[run_id]
+
+    async def expire_streams(self) -> int:
+        """Redis expires stream keys by itself."""
+        return 0
