@@ -121,7 +121,9 @@ def test_stream_several_modes(client) -> None:
     )
     assert got[0].event == "metadata"
     assert set(got[0].data) == {"run_id", "attempt"}
-    assert events(got[1:]) == [
+    assert got[-1].event == "end"
+    assert got[-1].data == {"run_id": got[0].data["run_id"], "status": "success"}
+    assert events(got[1:-1]) == [
         ("values", {"items": [], "n": 1}),
         ("updates", {"a": {"items": ["a"], "n": 2}}),
         ("values", {"items": ["a"], "n": 2}),
@@ -145,7 +147,7 @@ def test_stream_subgraphs_names_events_by_namespace(client) -> None:
         )
     )
     names = [p.event.split(":")[0] for p in got[1:]]
-    assert names == ["updates", "updates|inner", "updates|inner", "updates"]
+    assert names == ["updates", "updates|inner", "updates|inner", "updates", "end"]
     assert got[2].data == {"b": {"items": ["b"]}}
     assert got[4].data == {"inner": {"items": ["a", "b", "c"], "n": 2}}
 
@@ -160,7 +162,7 @@ def test_async_client_stream_and_wait(server) -> None:
         return parts, again, stateless
 
     parts, again, stateless = asyncio.run(scenario())
-    assert parts[-1].data == {"items": ["a", "b", "c"], "n": 2}
+    assert parts[-2].data == {"items": ["a", "b", "c"], "n": 2}
     assert again == {"items": ["a", "b", "c", "a", "b", "c"], "n": 2}
     assert stateless == {"items": ["a", "b", "c"], "n": 1}
 
@@ -204,8 +206,9 @@ def test_join_stream_resumes_after_last_event_id(client) -> None:
         ("values", "4"),
         ("updates", "5"),
         ("values", "6"),
+        ("end", "7"),
     ]
-    assert rest[-1].data == {"items": ["slow", "c"], "n": 0.5}
+    assert rest[-2].data == {"items": ["slow", "c"], "n": 0.5}
 
 
 def test_interrupt_then_resume_with_command(client) -> None:
@@ -346,11 +349,14 @@ def test_multitask_enqueue_runs_in_order(client) -> None:
 
 def test_a_failing_graph_ends_the_run_with_an_error_event(client) -> None:
     thread = client.threads.create()
-    got = events(list(client.runs.stream(thread["thread_id"], "failing", input={"n": 1}))[1:])
+    parts = list(client.runs.stream(thread["thread_id"], "failing", input={"n": 1}))
+    got_run_id = parts[0].data["run_id"]
+    got = events(parts[1:])
     assert got == [
         ("values", {"items": [], "n": 1}),
         ("values", {"items": ["a"], "n": 2}),
         ("error", {"error": "ValueError", "message": "boom happened"}),
+        ("end", {"run_id": got_run_id, "status": "error"}),
     ]
     stored = client.threads.get(thread["thread_id"])
     assert stored["status"] == "error"
@@ -405,3 +411,84 @@ def _wait_status(client, thread_id: str, run_id: str, status: str, timeout: floa
             return
         time.sleep(0.02)
     raise AssertionError(f"run {run_id} never reached {status!r}")
+
+
+def test_events_mode_streams_callback_events(client) -> None:
+    thread = client.threads.create()
+    parts = list(
+        client.runs.stream(thread["thread_id"], "chain", input={"n": 1}, stream_mode=["events"])
+    )
+    kinds = [(p.data["event"], p.data["name"]) for p in parts if p.event == "events"]
+    assert kinds[0] == ("on_chain_start", "LangGraph")
+    assert ("on_chain_end", "a") in kinds
+    assert kinds[-1] == ("on_chain_end", "LangGraph")
+    assert {p.event for p in parts} == {"metadata", "events", "end"}
+
+
+def test_messages_modes_stream_model_tokens(client) -> None:
+    thread = client.threads.create()
+    tid = thread["thread_id"]
+    parts = list(
+        client.runs.stream(
+            tid,
+            "chat",
+            input={"messages": [{"role": "user", "content": "hi"}]},
+            stream_mode="messages-tuple",
+        )
+    )
+    tokens = [p.data for p in parts if p.event == "messages"]
+    assert "".join(chunk["content"] for chunk, _ in tokens) == "hello there"
+    assert {meta["langgraph_node"] for _, meta in tokens} == {"reply"}
+    legacy = list(
+        client.runs.stream(
+            tid,
+            "chat",
+            input={"messages": [{"role": "user", "content": "again"}]},
+            stream_mode="messages",
+        )
+    )
+    names = [p.event for p in legacy]
+    assert names[1] == "messages/metadata"
+    partials = [p.data[0]["content"] for p in legacy if p.event == "messages/partial"]
+    assert partials[-1] == "hello there"
+    assert partials[0] != partials[-1]
+
+
+def test_meta_endpoints(server) -> None:
+    raw = httpx.Client(base_url=server.url, timeout=10)
+    assert raw.get("/ok").json() == {"ok": True, "services": {}}
+    assert raw.get("/info").json()["flags"]["assistants"] is True
+    spec = raw.get("/openapi.json").json()
+    assert spec["openapi"].startswith("3.")
+    assert "post" in spec["paths"]["/threads/{thread_id}/runs/stream"]
+    docs = raw.get("/docs")
+    assert docs.status_code == 200 and "/openapi.json" in docs.text
+
+
+def test_after_seconds_delays_the_run(client) -> None:
+    thread = client.threads.create()
+    started = time.monotonic()
+    run = client.runs.create(thread["thread_id"], "chain", input={"n": 1}, after_seconds=1)
+    time.sleep(0.3)
+    assert client.runs.get(thread["thread_id"], run["run_id"])["status"] == "pending"
+    client.runs.join(thread["thread_id"], run["run_id"])
+    assert time.monotonic() - started >= 1.0
+    assert client.runs.get(thread["thread_id"], run["run_id"])["status"] == "success"
+
+
+def test_on_disconnect_cancel_stops_the_run(server, client) -> None:
+    thread = client.threads.create()
+    body = {"assistant_id": "slow", "input": {"n": 5}, "on_disconnect": "cancel"}
+    with httpx.Client(base_url=server.url, timeout=10) as raw:
+        with raw.stream("POST", f"/threads/{thread['thread_id']}/runs/stream", json=body) as r:
+            run_id = r.headers["content-location"].rsplit("/", 1)[-1]
+            next(r.iter_raw())
+    _wait_status(client, thread["thread_id"], run_id, "interrupted")
+
+
+def test_an_unknown_checkpoint_reads_as_an_empty_state(client) -> None:
+    thread = client.threads.create()
+    client.runs.wait(thread["thread_id"], "chain", input={"n": 1})
+    missing = str(uuid.uuid4())
+    state = client.threads.get_state(thread["thread_id"], checkpoint_id=missing)
+    assert (state["values"], state["next"], state["checkpoint_id"]) == ({}, [], missing)

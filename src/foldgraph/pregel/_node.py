@@ -150,6 +150,7 @@ class NodeRunner:
             and not action.is_runnable
             and not action.is_async
             and not action.inject
+            and not action.recurse
             and self.retry_policy is None
             and self.timeout is None
         )

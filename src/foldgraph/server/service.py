@@ -203,6 +203,10 @@ class Service:
             await self.storage.delete_run(run["run_id"])
         else:
             await self.storage.set_run_status(run["run_id"], "interrupted")
+        from foldgraph.server import serde
+
+        end = {"run_id": run["run_id"], "status": "interrupted"}
+        await self.queue.publish(run["run_id"], "end", serde.dumps(end))
         await self.queue.close(run["run_id"], RunOutcome("interrupted", b"null"))
         remaining = await self.storage.active_runs(run["thread_id"])
         if not remaining:

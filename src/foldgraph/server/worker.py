@@ -225,18 +225,20 @@ class Executor:
                     cancel(run["cancel_action"])
                     await asyncio.sleep(0)
                 given, config = await self._resume_point(run, config)
-                stream = graph.astream(
-                    given,
-                    config,
-                    context={**(assistant.get("context") or {}), **(kwargs.get("context") or {})}
+                options = {
+                    "context": {**(assistant.get("context") or {}), **(kwargs.get("context") or {})}
                     or None,
-                    stream_mode=graph_modes(shaper.modes),
-                    subgraphs=True,
-                    interrupt_before=kwargs.get("interrupt_before"),
-                    interrupt_after=kwargs.get("interrupt_after"),
-                    durability=kwargs.get("durability") or "async",
-                    control=control,
-                )
+                    "stream_mode": graph_modes(shaper.modes),
+                    "subgraphs": True,
+                    "interrupt_before": kwargs.get("interrupt_before"),
+                    "interrupt_after": kwargs.get("interrupt_after"),
+                    "durability": kwargs.get("durability") or "async",
+                    "control": control,
+                }
+                if "events" in shaper.modes:
+                    stream = self._with_events(graph, run_id, given, config, options)
+                else:
+                    stream = graph.astream(given, config, **options)
                 async for ns, mode, chunk in stream:
                     if mode == "values" and not ns:
                         output = chunk
@@ -267,6 +269,18 @@ class Executor:
             await self._settle(run, graph, config, "error", err, output)
         finally:
             unregister()
+
+    async def _with_events(
+        self, graph: Any, run_id: str, input: Any, config: Any, options: dict[str, Any]
+    ) -> Any:
+        """The `events` mode: publish every callback event of `astream_events(version="v2")`,
+        and pass on the root graph's own stream chunks (its `on_chain_stream` events)."""
+        async for event in graph.astream_events(input, config, version="v2", **options):
+            await self.queue.publish(run_id, "events", serde.dumps(event))
+            if event["event"] == "on_chain_stream" and not event.get("parent_ids"):
+                chunk = event["data"].get("chunk")
+                if isinstance(chunk, tuple) and len(chunk) == 3:
+                    yield chunk
 
     async def _settle(
         self,
@@ -315,10 +329,15 @@ class Executor:
             await self._delete_thread(thread_id)
         else:
             await self._patch_thread_if_idle(thread_id, thread_changes)
+        # The `end` event the SDK documents: it tells a client the run is over, so the SDK
+        # does not ask for the run's status before it stops reading.
+        await self.queue.publish(run_id, "end", serde.dumps({"run_id": run_id, "status": status}))
         await self.queue.close(run_id, RunOutcome(status, answer))
         webhook = kwargs.get("webhook")
         if webhook:
-            asyncio.get_running_loop().create_task(_call_webhook(webhook, run_id, status))
+            record = {**run, "status": status, "updated_at": now_iso()}
+            record.pop("attempt", None)
+            asyncio.get_running_loop().create_task(_call_webhook(webhook, record))
 
     async def _patch_thread_if_idle(self, thread_id: str, changes: dict[str, Any]) -> None:
         # Another run queued on the thread keeps it busy.
@@ -334,6 +353,9 @@ class Executor:
         run_id = run["run_id"]
         if action == "rollback":
             await self.rollback(run, graph)
+            await self.queue.publish(
+                run_id, "end", serde.dumps({"run_id": run_id, "status": "interrupted"})
+            )
             await self.queue.close(run_id, RunOutcome("interrupted", b"null"))
             return
         await self._settle(run, graph, config, "interrupted", None, None)
@@ -464,12 +486,14 @@ def run_input(kwargs: Mapping[str, Any]) -> Any:
     )
 
 
-async def _call_webhook(url: str, run_id: str, status: str) -> None:
-    """POST the run's record to `url`; a failing webhook is logged, never raised."""
+async def _call_webhook(url: str, run: Json) -> None:
+    """POST the ended run's record to `url`; a failing webhook is logged, never raised."""
     try:
         import httpx
 
         async with httpx.AsyncClient(timeout=10) as client:
-            await client.post(url, json={"run_id": run_id, "status": status})
+            await client.post(
+                url, content=serde.dumps(run), headers={"Content-Type": "application/json"}
+            )
     except Exception:
-        logger.warning("webhook %s for run %s failed", url, run_id)
+        logger.warning("webhook %s for run %s failed", url, run["run_id"])

@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from foldgraph.server.auth import allow, equality_part, matches
 from foldgraph.server.http import HTTPError, JSONResponse, field, query_bool, read_object, select
 from foldgraph.server.service import Service
 from foldgraph.server.storage.base import Conflict, NotFound, new_id, now_iso
@@ -36,10 +37,24 @@ def _aid(request: Request) -> str:
         raise HTTPError(422, "Invalid assistant ID: must be a UUID") from None
 
 
-async def _get(service: Service, assistant_id: str) -> dict[str, Any]:
+async def _get(
+    service: Service,
+    assistant_id: str,
+    request: Request | None = None,
+    action: str = "read",
+    value: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     found = await service.storage.get_assistant(assistant_id)
     if found is None:
         raise HTTPError(404, "Not Found")
+    if request is not None:
+        await allow(
+            request,
+            "assistants",
+            action,
+            {"assistant_id": assistant_id, **(value or {})},
+            metadata=found["metadata"],
+        )
     return found
 
 
@@ -66,6 +81,9 @@ async def create_assistant(request: Request) -> Response:
         "description": field(body, "description", "string"),
     }
     if_exists = field(body, "if_exists", "string", default="raise", choices=("raise", "do_nothing"))
+    value = {**record, "if_exists": if_exists}
+    await allow(request, "assistants", "create", value)
+    record["metadata"] = value.get("metadata") or {}
     try:
         return JSONResponse(await service.storage.put_assistant(record, if_exists=if_exists))
     except Conflict as err:
@@ -74,7 +92,7 @@ async def create_assistant(request: Request) -> Response:
 
 async def get_assistant(request: Request) -> Response:
     service = _service(request)
-    return JSONResponse(await _get(service, _aid(request)))
+    return JSONResponse(await _get(service, _aid(request), request))
 
 
 async def patch_assistant(request: Request) -> Response:
@@ -95,7 +113,9 @@ async def patch_assistant(request: Request) -> Response:
     if "graph_id" in changes and changes["graph_id"] not in service.graphs:
         raise HTTPError(404, f"Graph {changes['graph_id']!r} not found")
     metadata = field(body, "metadata", "object")
-    current = await _get(service, assistant_id)
+    current = await _get(
+        service, assistant_id, request, "update", {**changes, "metadata": metadata}
+    )
     if metadata is not None:
         changes["metadata"] = {**current["metadata"], **metadata}
     try:
@@ -106,6 +126,7 @@ async def patch_assistant(request: Request) -> Response:
 
 async def delete_assistant(request: Request) -> Response:
     service = _service(request)
+    await _get(service, _aid(request), request, "delete")
     if not await service.storage.delete_assistant(_aid(request)):
         raise HTTPError(404, "Not Found")
     return Response(status_code=204)
@@ -114,27 +135,36 @@ async def delete_assistant(request: Request) -> Response:
 async def search_assistants(request: Request) -> Response:
     service = _service(request)
     body = await read_object(request)
+    value = {
+        "graph_id": field(body, "graph_id", "string"),
+        "metadata": dict(field(body, "metadata", "object", default={})),
+        "limit": body.get("limit", 10),
+        "offset": body.get("offset", 0),
+    }
+    filters = await allow(request, "assistants", "search", value)
     found = await service.storage.search_assistants(
         graph_id=field(body, "graph_id", "string"),
         name=field(body, "name", "string"),
-        metadata=field(body, "metadata", "object"),
+        metadata={**value["metadata"], **equality_part(filters)} or None,
         limit=field(body, "limit", "integer", default=10),
         offset=field(body, "offset", "integer", default=0),
         sort_by=field(body, "sort_by", "string"),
         sort_order=field(body, "sort_order", "string", choices=("asc", "desc")),
     )
     fields = field(body, "select", "array")
-    return JSONResponse([select(a, fields) for a in found])
+    return JSONResponse([select(a, fields) for a in found if matches(a["metadata"], filters)])
 
 
 async def count_assistants(request: Request) -> Response:
     service = _service(request)
     body = await read_object(request)
+    value = {"metadata": dict(field(body, "metadata", "object", default={}))}
+    filters = await allow(request, "assistants", "search", value)
     return JSONResponse(
         await service.storage.count_assistants(
             graph_id=field(body, "graph_id", "string"),
             name=field(body, "name", "string"),
-            metadata=field(body, "metadata", "object"),
+            metadata={**value["metadata"], **equality_part(filters)} or None,
         )
     )
 
@@ -143,7 +173,7 @@ async def versions(request: Request) -> Response:
     service = _service(request)
     assistant_id = _aid(request)
     body = await read_object(request)
-    await _get(service, assistant_id)
+    await _get(service, assistant_id, request)
     return JSONResponse(
         await service.storage.assistant_versions(
             assistant_id,
@@ -159,6 +189,7 @@ async def set_latest(request: Request) -> Response:
     assistant_id = _aid(request)
     body = await read_object(request)
     version = field(body, "version", "integer", required=True)
+    await _get(service, assistant_id, request, "update", {"version": version})
     try:
         return JSONResponse(await service.storage.set_latest_version(assistant_id, version))
     except NotFound as err:
@@ -178,7 +209,7 @@ def _graph_config(assistant: dict[str, Any]) -> dict[str, Any]:
 
 async def get_graph(request: Request) -> Response:
     service = _service(request)
-    assistant = await _get(service, _aid(request))
+    assistant = await _get(service, _aid(request), request)
     raw = request.query_params.get("xray", "false").lower()
     xray: bool | int = raw in ("true", "1") if not raw.isdigit() or raw in ("0", "1") else int(raw)
     config = _graph_config(assistant)
@@ -199,7 +230,7 @@ def _drawing_json(drawing: Any) -> dict[str, Any]:
 
 async def get_schemas(request: Request) -> Response:
     service = _service(request)
-    assistant = await _get(service, _aid(request))
+    assistant = await _get(service, _aid(request), request)
     config = _graph_config(assistant)
     async with service.graphs.open(assistant["graph_id"], config) as graph:
         return JSONResponse(_schemas(assistant["graph_id"], graph))
@@ -251,7 +282,7 @@ def _config_schema(graph: Any) -> Any:
 
 async def get_subgraphs(request: Request) -> Response:
     service = _service(request)
-    assistant = await _get(service, _aid(request))
+    assistant = await _get(service, _aid(request), request)
     namespace = request.path_params.get("namespace")
     recurse = query_bool(request, "recurse")
     config = _graph_config(assistant)

@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from foldgraph.server.auth import allow, matches
 from foldgraph.server.crons import check_schedule, next_run
 from foldgraph.server.http import HTTPError, JSONResponse, field, read_object, select, uuid_param
 from foldgraph.server.service import Service, parse_run_body
@@ -92,6 +93,24 @@ async def create_cron(request: Request) -> Response:
     config["configurable"] = {**(config.get("configurable") or {}), "cron_id": cron_id}
     payload["config"] = config
     enabled = field(body, "enabled", "boolean", default=True)
+    value = {
+        "payload": payload,
+        "schedule": schedule,
+        "cron_id": cron_id,
+        "thread_id": thread_id,
+        "metadata": dict(field(body, "metadata", "object", default={})),
+    }
+    await allow(request, "crons", "create", value)
+    if thread_id is not None:
+        thread = await service.thread(thread_id)
+        await allow(
+            request,
+            "threads",
+            "create_run",
+            {"thread_id": thread_id},
+            metadata=thread["metadata"],
+            missing=f"Thread with ID {thread_id} not found",
+        )
     stamp = now_iso()
     on_completed = field(body, "on_run_completed", "string", choices=("delete", "keep"))
     cron = {
@@ -104,7 +123,7 @@ async def create_cron(request: Request) -> Response:
         "timezone": timezone,
         "payload": payload,
         "next_run_date": next_run(schedule, timezone) if enabled else None,
-        "metadata": field(body, "metadata", "object", default={}),
+        "metadata": value["metadata"],
         "on_run_completed": on_completed or (None if thread_id else "delete"),
         "enabled": enabled,
         "created_at": stamp,
@@ -121,6 +140,7 @@ async def update_cron(request: Request) -> Response:
     if cron is None:
         raise HTTPError(404, "Not Found")
     body = await read_object(request)
+    await allow(request, "crons", "update", {"cron_id": cron_id, **body}, metadata=cron["metadata"])
     changes: dict[str, Any] = {}
     payload = dict(cron["payload"])
     for key in _RUN_KEYS:
@@ -155,8 +175,12 @@ async def update_cron(request: Request) -> Response:
 
 async def delete_cron(request: Request) -> Response:
     service = _service(request)
-    if not await service.storage.delete_cron(uuid_param(request, "cron_id", "cron")):
+    cron_id = uuid_param(request, "cron_id", "cron")
+    cron = await service.storage.get_cron(cron_id)
+    if cron is None:
         raise HTTPError(404, "Not Found")
+    await allow(request, "crons", "delete", {"cron_id": cron_id}, metadata=cron["metadata"])
+    await service.storage.delete_cron(cron_id)
     return Response(status_code=204)
 
 
@@ -170,6 +194,7 @@ async def _assistant_filter(service: Service, body: dict[str, Any]) -> str | Non
 async def search_crons(request: Request) -> Response:
     service = _service(request)
     body = await read_object(request)
+    filters = await allow(request, "crons", "search", dict(body))
     found = await service.storage.search_crons(
         assistant_id=await _assistant_filter(service, body),
         thread_id=field(body, "thread_id", "string"),
@@ -180,7 +205,7 @@ async def search_crons(request: Request) -> Response:
         sort_order=field(body, "sort_order", "string", choices=("asc", "desc")),
     )
     fields = field(body, "select", "array")
-    return JSONResponse([select(c, fields) for c in found])
+    return JSONResponse([select(c, fields) for c in found if matches(c["metadata"], filters)])
 
 
 async def count_crons(request: Request) -> Response:

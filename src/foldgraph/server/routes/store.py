@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from foldgraph.server.auth import authorize
 from foldgraph.server.http import HTTPError, JSONResponse, field, query_bool, read_object
 from foldgraph.server.service import Service
 
@@ -59,6 +60,9 @@ async def put_item(request: Request) -> Response:
     ttl = field(body, "ttl", "number")
     if ttl is not None:
         kwargs["ttl"] = ttl
+    checked = {"namespace": namespace, "key": key, "value": value, "index": index}
+    await authorize(request, "store", "put", checked)
+    namespace, key, value = tuple(checked["namespace"]), checked["key"], checked["value"]
     await service.store.aput(namespace, key, value, **kwargs)
     return Response(status_code=204)
 
@@ -69,7 +73,9 @@ async def get_item(request: Request) -> Response:
     key = request.query_params.get("key")
     if not raw or not key:
         raise HTTPError(422, 'query parameters "namespace" and "key" are required')
-    namespace = tuple(raw.split("."))
+    checked = {"namespace": tuple(raw.split(".")), "key": key}
+    await authorize(request, "store", "get", checked)
+    namespace, key = tuple(checked["namespace"]), checked["key"]
     refresh = request.query_params.get("refresh_ttl")
     kwargs = {"refresh_ttl": query_bool(request, "refresh_ttl")} if refresh is not None else {}
     item = await service.store.aget(namespace, key, **kwargs)
@@ -81,7 +87,9 @@ async def delete_item(request: Request) -> Response:
     body = await read_object(request)
     namespace = _namespace(field(body, "namespace", "array", required=True))
     key = field(body, "key", "string", required=True)
-    await service.store.adelete(namespace, key)
+    checked = {"namespace": namespace, "key": key}
+    await authorize(request, "store", "delete", checked)
+    await service.store.adelete(tuple(checked["namespace"]), checked["key"])
     return Response(status_code=204)
 
 
@@ -102,6 +110,10 @@ async def search_items(request: Request) -> Response:
     refresh = field(body, "refresh_ttl", "boolean")
     if refresh is not None:
         kwargs["refresh_ttl"] = refresh
+    checked = {"namespace": prefix, **kwargs}
+    await authorize(request, "store", "search", checked)
+    prefix = tuple(checked.pop("namespace"))
+    kwargs = {k: checked[k] for k in kwargs}
     items = await service.store.asearch(prefix, **kwargs)
     return JSONResponse({"items": [_item_json(i) for i in items]})
 
@@ -111,12 +123,20 @@ async def list_namespaces(request: Request) -> Response:
     body = await read_object(request)
     prefix = field(body, "prefix", "array")
     suffix = field(body, "suffix", "array")
+    checked = {
+        "namespace": tuple(prefix) if prefix else None,
+        "suffix": tuple(suffix) if suffix else None,
+        "max_depth": field(body, "max_depth", "integer"),
+        "limit": field(body, "limit", "integer", default=100),
+        "offset": field(body, "offset", "integer", default=0),
+    }
+    await authorize(request, "store", "list_namespaces", checked)
     namespaces = await service.store.alist_namespaces(
-        prefix=tuple(prefix) if prefix else None,
-        suffix=tuple(suffix) if suffix else None,
-        max_depth=field(body, "max_depth", "integer"),
-        limit=field(body, "limit", "integer", default=100),
-        offset=field(body, "offset", "integer", default=0),
+        prefix=tuple(checked["namespace"]) if checked["namespace"] else None,
+        suffix=checked["suffix"],
+        max_depth=checked["max_depth"],
+        limit=checked["limit"],
+        offset=checked["offset"],
     )
     return JSONResponse({"namespaces": [list(ns) for ns in namespaces]})
 
