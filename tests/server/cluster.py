@@ -133,7 +133,7 @@ class Process:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Process:
-        log = open(self.log_path, "ab")  # noqa: SIM115 (closed with the process)
+        log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "foldgraph.cli", *self.args],
             stdout=log,
@@ -393,7 +393,8 @@ class PrivatePostgres:
         )
 
     def init(self) -> PrivatePostgres:
-        self._run("initdb", "-D", str(self.dir / "data"), "-U", "postgres", "-A", "trust", "--no-sync")
+        data = str(self.dir / "data")
+        self._run("initdb", "-D", data, "-U", "postgres", "-A", "trust", "--no-sync")
         return self.start()
 
     def start(self) -> PrivatePostgres:
@@ -426,3 +427,44 @@ def _postgres_uid() -> int:
             ["useradd", "--system", "--no-create-home", "postgres"], check=True, timeout=30
         )
         return pwd.getpwnam("postgres").pw_uid
+
+
+# -- what the tests check ------------------------------------------------------------------
+
+
+def sdk(target) -> object:
+    """A sync SDK client of a process or balancer (anything with a `url`)."""
+    from langgraph_sdk import get_sync_client
+
+    return get_sync_client(url=target.url, api_key=None, timeout=60)
+
+
+def wait_for(predicate, timeout: float, what: str, every: float = 0.05):
+    """Poll `predicate` until it is true (its value), failing after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"{what} did not happen within {timeout}s"
+        time.sleep(every)
+
+
+def db_rows(url: str, sql: str, params=()) -> list[tuple]:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def check_thread(client, thread_id: str, runs: int, nodes: list[str]) -> None:
+    """The thread shows each run's steps once, in enqueue order, and its history is one
+    chain with every superstep once, in order (no branch, nothing repeated)."""
+    state = client.threads.get_state(thread_id)
+    assert state["values"]["log"] == [f"{r}:{n}" for r in range(runs) for n in nodes]
+    history = client.threads.get_history(thread_id, limit=1000)
+    steps = [h["metadata"]["step"] for h in history]
+    per_run = len(nodes) + 2  # the input checkpoint, __start__'s step, one per node
+    assert steps == list(range(runs * per_run - 2, -2, -1))
+    for newer, older in itertools.pairwise(history):
+        assert newer["parent_checkpoint"]["checkpoint_id"] == older["checkpoint"]["checkpoint_id"]

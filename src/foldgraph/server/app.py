@@ -8,6 +8,7 @@ shut-down stops them and closes everything.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import pathlib
@@ -77,16 +78,23 @@ async def open_backend(
         storage = PostgresStorage(url)
         await storage.open()
         await storage.setup()
-        async with (
-            AsyncPostgresSaver.from_conn_string(url) as saver,
-            AsyncPostgresStore.from_conn_string(url, index=index, ttl=ttl) as store,
-        ):
+        # Pools that replace a connection the database dropped (a restart) when it is
+        # taken, rather than failing the run or request that took it; the saver's is as
+        # large as the number of runs executing at once.
+        saver_pool = await asyncio.to_thread(_checked_pool, url, max(4, options.jobs))
+        store_pool = await asyncio.to_thread(_checked_pool, url, 4)
+        saver = AsyncPostgresSaver(saver_pool)
+        store = AsyncPostgresStore(store_pool, index=index, ttl=ttl)
+        try:
             await saver.setup()
             await store.setup()
-            try:
-                yield storage, saver, store
-            finally:
-                await storage.close()
+            yield storage, saver, store
+        finally:
+            with contextlib.suppress(Exception):
+                await store.stop_ttl_sweeper()
+            await asyncio.to_thread(saver_pool.close)
+            await asyncio.to_thread(store_pool.close)
+            await storage.close()
         return
     path = url.removeprefix("sqlite:///").removeprefix("sqlite://") if url else None
     path = path or default_database(config)
@@ -106,6 +114,19 @@ async def open_backend(
             yield storage, saver, store
         finally:
             await storage.close()
+
+
+def _checked_pool(url: str, size: int) -> Any:
+    from psycopg_pool import ConnectionPool
+
+    return ConnectionPool(
+        url,
+        min_size=1,
+        max_size=size,
+        kwargs={"autocommit": True},
+        open=True,
+        check=ConnectionPool.check_connection,
+    )
 
 
 def _index_config(index: Any, config: ServerConfig) -> Any:
