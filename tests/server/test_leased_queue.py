@@ -164,7 +164,7 @@ def test_heartbeats_keep_a_lease_and_a_drain_is_not_a_failed_attempt(db) -> None
             await q.claim("w1")
             for _ in range(4):
                 await asyncio.sleep(0.15)
-                renewal = await q.renew("w1")
+                renewal = await q.renew("w1", [run_id, "not-a-run-of-w1"])
                 assert renewal.held == {run_id}
                 assert await q.sweep() == ([], [])
             assert await q.release(run_id, "w2") is False  # not w2's to give back

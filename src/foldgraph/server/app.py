@@ -72,6 +72,7 @@ async def open_backend(
         return
     if url and url.startswith(("postgres://", "postgresql://")):
         from foldgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from foldgraph.server.storage.pools import sync_pool
         from foldgraph.server.storage.postgres import PostgresStorage
         from foldgraph.store.postgres.aio import AsyncPostgresStore
 
@@ -79,10 +80,9 @@ async def open_backend(
         await storage.open()
         await storage.setup()
         # Pools that replace a connection the database dropped (a restart) when it is
-        # taken, rather than failing the run or request that took it; the saver's is as
-        # large as the number of runs executing at once.
-        saver_pool = await asyncio.to_thread(_checked_pool, url, max(4, options.jobs))
-        store_pool = await asyncio.to_thread(_checked_pool, url, 4)
+        # taken (`pools`); the saver's is as large as the number of runs at once.
+        saver_pool = await asyncio.to_thread(sync_pool, url, max(4, options.jobs))
+        store_pool = await asyncio.to_thread(sync_pool, url, 4)
         saver = AsyncPostgresSaver(saver_pool)
         store = AsyncPostgresStore(store_pool, index=index, ttl=ttl)
         try:
@@ -114,19 +114,6 @@ async def open_backend(
             yield storage, saver, store
         finally:
             await storage.close()
-
-
-def _checked_pool(url: str, size: int) -> Any:
-    from psycopg_pool import ConnectionPool
-
-    return ConnectionPool(
-        url,
-        min_size=1,
-        max_size=size,
-        kwargs={"autocommit": True},
-        open=True,
-        check=ConnectionPool.check_connection,
-    )
 
 
 def _index_config(index: Any, config: ServerConfig) -> Any:

@@ -72,7 +72,7 @@ class LeaseKeeper:
         """One heartbeat: extend the leases, deliver missed cancels, drop runs taken away."""
         worker_id = self.executor.worker_id
         local = set(self.executor.running_ids())
-        renewal = await self.queue.renew(worker_id)
+        renewal = await self.queue.renew(worker_id, sorted(local))
         for run_id, action in renewal.cancels.items():
             self.queue._deliver_cancel(run_id, action)
         missing = local - renewal.held
@@ -113,16 +113,27 @@ class Sweeper:
 
     async def _loop(self) -> None:
         expired_at = time.monotonic()
+        failed_at: float | None = None
         while True:
             await asyncio.sleep(self.interval)
             try:
+                if (
+                    failed_at is not None
+                    and time.monotonic() - failed_at < self.queue.lease_seconds
+                ):
+                    # The database was away: leases ran out while no worker could renew
+                    # them. Living workers get a lease's time to renew before runs are taken.
+                    await self.storage._fetch("SELECT 1")
+                    continue
                 await self.sweep_once()
+                failed_at = None
                 if time.monotonic() - expired_at >= self.expire_every:
                     expired_at = time.monotonic()
                     await self.queue.expire_streams()
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # the database may be away; the next round tries again
+                failed_at = time.monotonic()
                 logger.warning("sweeping expired leases failed: %s", err)
 
     async def sweep_once(self) -> tuple[list[Json], list[Json]]:

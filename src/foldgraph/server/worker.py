@@ -162,12 +162,27 @@ class Executor:
             return run_input(run["kwargs"]), config
         return None, _latest(config)
 
+    async def _taken_over(self, run: Json, err: BaseException) -> bool:
+        """True when `err` is the saver refusing a step because another worker now holds
+        the run (a conflict with any other writer on the thread stays the run's error)."""
+        from foldgraph.errors import CheckpointConflictError
+
+        if not isinstance(err, CheckpointConflictError):
+            return False
+        try:
+            owners = await self.queue.owners([run["run_id"]])
+        except Exception:
+            return True  # the database is away too: the lease decides
+        return owners.get(run["run_id"]) != ("running", self.worker_id)
+
     async def _release(self, run: Json, *, drained: bool) -> None:
         """Give the run back to the queue; if the database is away, its lease runs out."""
         try:
             await self.queue.release(run["run_id"], self.worker_id, drained=drained)
         except Exception as err:
-            logger.warning("run %s could not be released (%s); its lease will expire", run, err)
+            logger.warning(
+                "run %s could not be released (%s); its lease will expire", run["run_id"], err
+            )
 
     def _finished(self, run_id: str) -> None:
         self._tasks.pop(run_id, None)
@@ -258,6 +273,11 @@ class Executor:
             if not cancel_action:
                 raise
         except Exception as err:  # the graph failed: the run ends `error`, the server goes on
+            if self.leased and await self._taken_over(run, err):
+                # Another worker resumed the run (this one was cut off past its lease): the
+                # saver refused this attempt's step, and the run goes on there.
+                logger.warning("run %s continues on another worker; dropped here", run_id)
+                return
             if self.leased and database_unreachable(err):
                 # Not the graph's fault: the database went away under it. The run goes back
                 # to the queue (or its lease runs out) and resumes from its last checkpoint.

@@ -45,6 +45,8 @@ SETUP_LOCK = 0x6667_7376
 SWEEP_LOCK = 0x6667_7377
 
 _NOW = "EXTRACT(EPOCH FROM clock_timestamp())"
+#: Seconds a reader waits for the stream of an ended run to close before it gives up.
+CLOSE_GRACE = 3.0
 
 #: Schema changes for many processes, applied in order once per database. Each entry is
 #: one version; `srv_schema` records the last applied, so a process starting on an
@@ -166,12 +168,17 @@ class LeasedQueue(RunQueue, abc.ABC):
         run["status"] = "running"
         return run
 
-    async def renew(self, worker_id: str) -> Renewal:
-        """Extend the leases of every run `worker_id` holds; which it holds, and their cancels."""
+    async def renew(self, worker_id: str, run_ids: Sequence[str]) -> Renewal:
+        """Extend the leases of the runs `worker_id` executes; which it still holds, and
+        the cancels asked of them. Only runs it executes: one it gave up on (a release
+        the database never heard) must not stay leased, or nobody would resume it."""
+        if not run_ids:
+            return Renewal(held=frozenset(), cancels={})
         rows = await self.storage._fetch(
             f"UPDATE srv_runs SET lease_until = {_NOW} + %s"
-            " WHERE worker_id = %s AND status = 'running' RETURNING run_id, cancel_action",
-            [self.lease_seconds, worker_id],
+            " WHERE worker_id = %s AND status = 'running' AND run_id = ANY(%s)"
+            " RETURNING run_id, cancel_action",
+            [self.lease_seconds, worker_id, list(run_ids)],
         )
         return Renewal(
             held=frozenset(r[0] for r in rows), cancels={r[0]: r[1] for r in rows if r[1]}
@@ -218,6 +225,22 @@ class LeasedQueue(RunQueue, abc.ABC):
         if requeued:
             await self.notify()
         return requeued, failed
+
+    async def settled_unclosed(self, run_id: str, noticed: dict[str, float]) -> bool:
+        """True when the run ended (or is gone) but its stream never closed, for a while.
+
+        A worker that lost the database between storing a run's status and closing its
+        stream leaves it so; readers then stop waiting for the close. `noticed` keeps
+        when this reader first saw it, so a close still on its way is not overtaken.
+        """
+        import time
+
+        rows = await self.storage._fetch("SELECT status FROM srv_runs WHERE run_id = %s", [run_id])
+        if rows and rows[0][0] in ("pending", "running"):
+            noticed.pop(run_id, None)
+            return False
+        first = noticed.setdefault(run_id, time.monotonic())
+        return time.monotonic() - first >= CLOSE_GRACE
 
     async def record_cancel(self, run_id: str, action: str) -> str | None:
         """Mark the run cancelled in its row; its status then (None: not pending or running)."""

@@ -247,6 +247,7 @@ class PostgresQueue(LeasedQueue):
         try:
             position: int | None = 0 if from_start else _number(after)
             idle_since = time.monotonic()
+            noticed: dict[str, float] = {}
             while True:
                 waiter.clear()
                 rows = await self.storage._fetch(_READ, [position or 0, BATCH, run_id])
@@ -269,8 +270,11 @@ class PostgresQueue(LeasedQueue):
                 limit = SAFETY_POLL
                 if heartbeat is not None:
                     limit = min(limit, max(heartbeat - (time.monotonic() - idle_since), 0.0))
-                with contextlib.suppress(TimeoutError):
+                try:
                     await asyncio.wait_for(waiter.wait(), limit)
+                except TimeoutError:
+                    if await self.settled_unclosed(run_id, noticed):
+                        return
                 if heartbeat is not None and time.monotonic() - idle_since >= heartbeat:
                     idle_since = time.monotonic()
                     yield None
@@ -281,6 +285,7 @@ class PostgresQueue(LeasedQueue):
         waiter = asyncio.Event()
         self._waiters.setdefault(run_id, set()).add(waiter)
         deadline = None if timeout is None else time.monotonic() + timeout
+        noticed: dict[str, float] = {}
         try:
             while True:
                 waiter.clear()
@@ -298,8 +303,11 @@ class PostgresQueue(LeasedQueue):
                     limit = min(limit, deadline - time.monotonic())
                     if limit <= 0:
                         raise TimeoutError(f"run {run_id} did not end within {timeout}s")
-                with contextlib.suppress(TimeoutError):
+                try:
                     await asyncio.wait_for(waiter.wait(), limit)
+                except TimeoutError:
+                    if await self.settled_unclosed(run_id, noticed):
+                        return None  # the caller reads the run and its thread instead
         finally:
             self._forget_waiter(run_id, waiter)
 
