@@ -6,6 +6,7 @@ One server serves the whole module (see conftest); every test makes its own thre
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import uuid
 
@@ -492,3 +493,37 @@ def test_an_unknown_checkpoint_reads_as_an_empty_state(client) -> None:
     missing = str(uuid.uuid4())
     state = client.threads.get_state(thread["thread_id"], checkpoint_id=missing)
     assert (state["values"], state["next"], state["checkpoint_id"]) == ({}, [], missing)
+
+
+def test_thread_stream_follows_every_run_on_the_thread(server, client) -> None:
+    import threading
+
+    thread = client.threads.create()
+    seen: list[tuple[str, object]] = []
+    listening = threading.Event()
+
+    def listen() -> None:
+        with httpx.Client(base_url=server.url, timeout=20) as raw:
+            url = f"/threads/{thread['thread_id']}/stream"
+            with raw.stream("GET", url, params={"stream_mode": "values"}) as r:
+                listening.set()
+                lines = r.iter_lines()
+                for line in lines:
+                    if line.startswith("event: "):
+                        event = line.removeprefix("event: ")
+                        data = next(lines).removeprefix("data: ")
+                        seen.append((event, json.loads(data)))
+                        if sum(e == "end" for e, _ in seen) == 2:
+                            return
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    assert listening.wait(10)
+    time.sleep(0.2)
+    client.runs.wait(thread["thread_id"], "chain", input={"n": 1})
+    client.runs.wait(thread["thread_id"], "chain", input={"n": 5})
+    listener.join(timeout=20)
+    assert not listener.is_alive()
+    values = [data["n"] for event, data in seen if event == "values"]
+    assert values == [1, 2, 2, 2, 5, 6, 6, 6]
+    assert [e for e, _ in seen if e not in ("values",)] == ["end", "end"]

@@ -30,7 +30,18 @@ _MODEL = (
     "its fake model counts its calls in a closure, and the server process ran the program "
     "once to build its graphs, so the served model answers from a later position"
 )
+_SCRIPTED = (
+    "its fake chat models answer from a script by position, and the server process ran the "
+    "program once to build its graphs, so the served models answer from a later position"
+)
 KNOWN: dict[str, str] = {
+    "agent_call_limits": _SCRIPTED,
+    "agent_hitl_middleware": _SCRIPTED,
+    "agent_summarization": _SCRIPTED,
+    "agent_memory_time_travel": (
+        "update_state with an AIMessage sent through langgraph-sdk: the served history's "
+        "message has invalid_tool_calls in additional_kwargs, the in-process one not"
+    ),
     "hitl_review_tool_calls": _MODEL,
     "manage_message_history": _MODEL,
     "memory_store_cross_thread": (
