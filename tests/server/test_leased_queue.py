@@ -254,3 +254,39 @@ def test_streams_reach_other_processes_and_resume_after_an_id(db, signals) -> No
     assert received + rest == expected
     assert replay == expected
     assert outcome == RunOutcome("success", b'{"done": true}')
+
+
+@pytest.mark.parametrize("signals", ["postgres", "redis"])
+def test_a_thread_stream_gets_every_run_of_the_thread_from_now_on(db, signals) -> None:
+    settings = {"redis": redis_url()} if signals == "redis" else {}
+    thread = "00000000-0000-0000-0000-000000000009"
+
+    async def main() -> list[tuple[str, bytes]]:
+        async with (
+            process(db, signals, **dict(settings)) as worker,
+            process(db, signals, **dict(settings)) as api,
+        ):
+            first = await queue_run(api, thread)
+            await worker.publish(first, "values", b"before")  # not "from now on"
+            got: list[tuple[str, bytes]] = []
+
+            async def watch() -> None:
+                async for item in api.subscribe_thread(thread, heartbeat=0.2):
+                    if item is not None:
+                        got.append((item.event, item.data))
+                        if len(got) == 4:
+                            return
+
+            watcher = asyncio.create_task(watch())
+            await asyncio.sleep(0.3)
+            other = await queue_run(api, "00000000-0000-0000-0000-00000000000a")
+            await worker.publish(first, "values", b"1")
+            await worker.publish(other, "values", b"elsewhere")
+            await worker.publish(first, "end", b"1")
+            second = await queue_run(api, thread)
+            await worker.publish(second, "values", b"2")
+            await worker.publish(second, "end", b"2")
+            await asyncio.wait_for(watcher, 10)
+            return got
+
+    assert run(main()) == [("values", b"1"), ("end", b"1"), ("values", b"2"), ("end", b"2")]

@@ -27,13 +27,14 @@ over LISTEN/NOTIFY and a table, `queue.redis` over Redis pub/sub and lists.
 from __future__ import annotations
 
 import abc
+import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import attrs
 
-from foldgraph.server.queue.base import RunQueue
+from foldgraph.server.queue.base import RunQueue, StreamEvent
 from foldgraph.server.storage._sql import _RUN_COLS
 from foldgraph.server.storage.base import Json, now_iso
 
@@ -130,6 +131,8 @@ class LeasedQueue(RunQueue, abc.ABC):
         self.max_attempts = int(max_attempts)
         self.keep_seconds = float(keep_seconds)
         self._cancels: dict[str, Callable[[str], Any]] = {}
+        self._threads: dict[str, str] = {}  # run -> thread, for the thread streams
+        self._thread_inboxes: dict[str, set[asyncio.Queue[str]]] = {}
 
     # -- life ----------------------------------------------------------------------------
 
@@ -166,6 +169,7 @@ class LeasedQueue(RunQueue, abc.ABC):
         run = self.storage._row(_RUN_COLS, row[:n])
         run.update(attempt=row[n], cancel_action=row[n + 1], drains=row[n + 2])
         run["status"] = "running"
+        self._remember_thread(run["run_id"], run["thread_id"])
         return run
 
     async def renew(self, worker_id: str, run_ids: Sequence[str]) -> Renewal:
@@ -275,6 +279,74 @@ class LeasedQueue(RunQueue, abc.ABC):
 
     def open_stream(self, run_id: str, *, resumable: bool = False) -> None:
         """Streams are opened with the run, in `enqueue` (they live in the database)."""
+
+    # -- thread streams: every run of a thread, from now on ---------------------------------
+
+    def _remember_thread(self, run_id: str, thread_id: str) -> None:
+        if len(self._threads) > 10_000:
+            self._threads.clear()
+        self._threads[run_id] = thread_id
+
+    async def _thread_of(self, run_id: str) -> str:
+        """The thread of a run (kept from its claim or queueing, else read once)."""
+        thread_id = self._threads.get(run_id)
+        if thread_id is None:
+            rows = await self.storage._fetch(
+                "SELECT thread_id FROM srv_runs WHERE run_id = %s", [run_id]
+            )
+            thread_id = rows[0][0] if rows else ""
+            self._remember_thread(run_id, thread_id)
+        return thread_id
+
+    def _event_noted(self, payload: str) -> str:
+        """Wake thread streams for a published event's `"<run_id> <thread_id>"`; the run id."""
+        run_id, _, thread_id = payload.partition(" ")
+        for inbox in self._thread_inboxes.get(thread_id, ()):
+            inbox.put_nowait(run_id)
+        return run_id
+
+    def _wake_thread_streams(self) -> None:
+        for inboxes in self._thread_inboxes.values():
+            for inbox in inboxes:
+                inbox.put_nowait("*")
+
+    @abc.abstractmethod
+    async def _events_after(self, run_id: str, position: int) -> list[tuple[int, str, bytes]]:
+        """The run's stored events after number `position`, oldest first."""
+
+    @abc.abstractmethod
+    async def _positions(self, run_ids: Sequence[str]) -> dict[str, int]:
+        """The number of the newest event of each run."""
+
+    async def subscribe_thread(
+        self, thread_id: str, *, heartbeat: float | None = None
+    ) -> AsyncIterator[StreamEvent | None]:
+        inbox: asyncio.Queue[str] = asyncio.Queue()
+        self._thread_inboxes.setdefault(thread_id, set()).add(inbox)
+        try:
+            active = await self.storage._fetch(
+                "SELECT run_id FROM srv_runs WHERE thread_id = %s"
+                " AND status IN ('pending', 'running')",
+                [thread_id],
+            )
+            positions = await self._positions([r[0] for r in active])
+            while True:
+                try:
+                    run_id = await asyncio.wait_for(inbox.get(), heartbeat)
+                except TimeoutError:
+                    yield None
+                    continue
+                # "*": notifications may have been lost (a reconnect): look at every run.
+                for rid in list(positions) if run_id == "*" else [run_id]:
+                    for seq, event, data in await self._events_after(rid, positions.get(rid, 0)):
+                        positions[rid] = seq
+                        yield StreamEvent(str(seq), event, data)
+        finally:
+            inboxes = self._thread_inboxes.get(thread_id)
+            if inboxes is not None:
+                inboxes.discard(inbox)
+                if not inboxes:
+                    del self._thread_inboxes[thread_id]
 
 
 async def migrate(storage: Any) -> int:

@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from foldgraph.server.queue.base import RunOutcome, StreamEvent
@@ -54,7 +54,7 @@ e AS (
     INSERT INTO srv_run_events (run_id, seq, event, data, created_at)
     SELECT %s, last_seq, %s, %s, {_NOW} FROM s
     RETURNING seq)
-SELECT seq, pg_notify('{EVENTS}', %s) FROM e"""
+SELECT seq, pg_notify('{EVENTS}', %s || ' ' || %s) FROM e"""
 
 _CLOSE = f"""
 WITH s AS (
@@ -178,7 +178,7 @@ class PostgresQueue(LeasedQueue):
 
     def _on_notify(self, channel: str, payload: str) -> None:
         if channel == EVENTS:
-            for waiter in self._waiters.get(payload, ()):
+            for waiter in self._waiters.get(self._event_noted(payload), ()):
                 waiter.set()
         elif channel == WAKE:
             self._wake.set()
@@ -188,6 +188,7 @@ class PostgresQueue(LeasedQueue):
 
     def _wake_all(self) -> None:
         self._wake.set()
+        self._wake_thread_streams()
         for waiters in self._waiters.values():
             for waiter in waiters:
                 waiter.set()
@@ -196,6 +197,7 @@ class PostgresQueue(LeasedQueue):
 
     async def enqueue(self, run: Json, *, runnable_at: float) -> Json:
         resumable = bool(run["kwargs"].get("resumable"))
+        self._remember_thread(run["run_id"], run["thread_id"])
         async with self.storage._tx():
             await self.storage.put_run(run, runnable_at=runnable_at)
             await self.storage._execute(
@@ -225,7 +227,8 @@ class PostgresQueue(LeasedQueue):
     # -- streams ---------------------------------------------------------------------------
 
     async def publish(self, run_id: str, event: str, data: bytes) -> str:
-        rows = await self.storage._fetch(_PUBLISH, [run_id, run_id, event, data, run_id])
+        thread_id = await self._thread_of(run_id)
+        rows = await self.storage._fetch(_PUBLISH, [run_id, run_id, event, data, run_id, thread_id])
         return str(rows[0][0])
 
     async def close(self, run_id: str, outcome: RunOutcome) -> None:
@@ -310,6 +313,23 @@ class PostgresQueue(LeasedQueue):
                         return None  # the caller reads the run and its thread instead
         finally:
             self._forget_waiter(run_id, waiter)
+
+    async def _events_after(self, run_id: str, position: int) -> list[tuple[int, str, bytes]]:
+        rows = await self.storage._fetch(
+            "SELECT seq, event, data FROM srv_run_events WHERE run_id = %s AND seq > %s"
+            " ORDER BY seq",
+            [run_id, position],
+        )
+        return [(int(seq), event, bytes(data)) for seq, event, data in rows]
+
+    async def _positions(self, run_ids: Sequence[str]) -> dict[str, int]:
+        if not run_ids:
+            return {}
+        rows = await self.storage._fetch(
+            "SELECT run_id, last_seq FROM srv_run_streams WHERE run_id = ANY(%s)",
+            [list(run_ids)],
+        )
+        return {r[0]: int(r[1]) for r in rows}
 
     def _forget_waiter(self, run_id: str, waiter: asyncio.Event) -> None:
         waiters = self._waiters.get(run_id)

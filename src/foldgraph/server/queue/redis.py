@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from foldgraph.server.queue.base import RunOutcome, StreamEvent
@@ -113,7 +113,7 @@ class RedisQueue(LeasedQueue):
                     channel = message["channel"].decode()
                     payload = message["data"].decode()
                     if channel == events:
-                        for waiter in self._waiters.get(payload, ()):
+                        for waiter in self._waiters.get(self._event_noted(payload), ()):
                             waiter.set()
                     elif channel == wake:
                         self._wake.set()
@@ -135,6 +135,7 @@ class RedisQueue(LeasedQueue):
 
     def _wake_all(self) -> None:
         self._wake.set()
+        self._wake_thread_streams()
         for waiters in self._waiters.values():
             for waiter in waiters:
                 waiter.set()
@@ -143,6 +144,7 @@ class RedisQueue(LeasedQueue):
 
     async def enqueue(self, run: Json, *, runnable_at: float) -> Json:
         resumable = b"1" if run["kwargs"].get("resumable") else b"0"
+        self._remember_thread(run["run_id"], run["thread_id"])
         await self.redis.set(self._key(run["run_id"], "meta"), resumable, ex=self.max_event_age)
         await self.storage.put_run(run, runnable_at=runnable_at)
         await self.notify()
@@ -168,10 +170,11 @@ class RedisQueue(LeasedQueue):
 
     async def publish(self, run_id: str, event: str, data: bytes) -> str:
         key = self._key(run_id, "events")
+        thread_id = await self._thread_of(run_id)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.rpush(key, _pack(event, data))
             pipe.expire(key, self.max_event_age)
-            pipe.publish(self.channels[2], run_id)
+            pipe.publish(self.channels[2], f"{run_id} {thread_id}")
             position, *_ = await pipe.execute()
         return str(position)
 
@@ -273,6 +276,19 @@ class RedisQueue(LeasedQueue):
                         return None  # the caller reads the run and its thread instead
         finally:
             self._forget_waiter(run_id, waiter)
+
+    async def _events_after(self, run_id: str, position: int) -> list[tuple[int, str, bytes]]:
+        items = await self.redis.lrange(self._key(run_id, "events"), position, -1)
+        return [(position + i + 1, *_unpack(item)) for i, item in enumerate(items)]
+
+    async def _positions(self, run_ids: Sequence[str]) -> dict[str, int]:
+        if not run_ids:
+            return {}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for run_id in run_ids:
+                pipe.llen(self._key(run_id, "events"))
+            lengths = await pipe.execute()
+        return {run_id: int(n) for run_id, n in zip(run_ids, lengths, strict=True)}
 
     def _forget_waiter(self, run_id: str, waiter: asyncio.Event) -> None:
         waiters = self._waiters.get(run_id)
