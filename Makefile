@@ -16,8 +16,10 @@ $(STAMP): pyproject.toml setup.py
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-# PostgreSQL and Redis tests run against throwaway servers (installed from apt when missing).
+# PostgreSQL and Redis tests run against throwaway servers (installed from apt when
+# missing); the viewer's browser tests use Debian's chromium (installed from apt when missing).
 test: $(STAMP)
+	.ci/ensure_chromium.sh
 	.ci/with_postgres.sh .ci/with_redis.sh $(BIN)/python -m pytest
 
 # The scale-out load test at the issue's full size: 1 000 runs over 200 threads, 2 API

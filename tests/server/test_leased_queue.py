@@ -290,3 +290,40 @@ def test_a_thread_stream_gets_every_run_of_the_thread_from_now_on(db, signals) -
             return got
 
     assert run(main()) == [("values", b"1"), ("end", b"1"), ("values", b"2"), ("end", b"2")]
+
+
+@pytest.mark.parametrize("signals", ["postgres", "redis"])
+def test_a_stream_that_is_not_a_run_is_trimmed_and_forgotten_keeping_its_ids(db, signals) -> None:
+    settings = {"redis": redis_url()} if signals == "redis" else {}
+    log = "thread:00000000-0000-0000-0000-00000000000b"
+
+    async def main() -> tuple:
+        async with (
+            process(db, signals, **dict(settings)) as a,
+            process(db, signals, **dict(settings)) as b,
+        ):
+            ids = [await a.publish(log, "lifecycle", b"%d" % i) for i in range(5)]
+            await a.trim(log, "3")
+            now = {"heartbeat": 0.0}
+            after_trim = [
+                (e.id, e.data) async for e in _now(b.subscribe(log, from_start=True, **now))
+            ]
+            more = await a.publish(log, "lifecycle", b"5")
+            tail = [(e.id, e.data) async for e in _now(b.subscribe(log, after="4", **now))]
+            await a.forget(log)
+            gone = [e async for e in _now(b.subscribe(log, from_start=True, **now))]
+            return ids, after_trim, more, tail, gone
+
+    ids, after_trim, more, tail, gone = run(main())
+    assert ids == ["1", "2", "3", "4", "5"]
+    assert after_trim == [("4", b"3"), ("5", b"4")]
+    assert (more, tail) == ("6", [("5", b"4"), ("6", b"5")])
+    assert gone == []
+
+
+async def _now(items):
+    """What a subscription holds now: up to its first idle heartbeat (the protocol's read)."""
+    async for item in items:
+        if item is None:
+            return
+        yield item

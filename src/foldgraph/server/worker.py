@@ -23,6 +23,7 @@ from foldgraph.errors import GraphDrained
 from foldgraph.runtime import RunControl
 from foldgraph.server import serde
 from foldgraph.server.graphs import GraphRegistry
+from foldgraph.server.protocol.execution import protocol_run
 from foldgraph.server.queue.base import RunOutcome, RunQueue
 from foldgraph.server.storage.base import Json, Storage, now_iso
 from foldgraph.server.streaming import EventShaper, graph_modes
@@ -250,7 +251,9 @@ class Executor:
                     "durability": kwargs.get("durability") or "async",
                     "control": control,
                 }
-                if "events" in shaper.modes:
+                if kwargs.get("protocol"):  # started with the thread event protocol (v3)
+                    stream = protocol_run(self.queue, run, graph, given, config, options)
+                elif "events" in shaper.modes:
                     stream = self._with_events(graph, run_id, given, config, options)
                 else:
                     stream = graph.astream(given, config, **options)

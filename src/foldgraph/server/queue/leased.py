@@ -65,8 +65,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TABLE IF NOT EXISTS srv_run_streams (
             run_id TEXT PRIMARY KEY, last_seq BIGINT NOT NULL DEFAULT 0,
             resumable BOOLEAN NOT NULL DEFAULT FALSE, status TEXT, output BYTEA,
-            created_at DOUBLE PRECISION NOT NULL, ended_at DOUBLE PRECISION,
-            expires_at DOUBLE PRECISION)""",
+            created_at DOUBLE PRECISION NOT NULL, touched_at DOUBLE PRECISION,
+            ended_at DOUBLE PRECISION, expires_at DOUBLE PRECISION)""",
         """CREATE TABLE IF NOT EXISTS srv_run_events (
             run_id TEXT NOT NULL, seq BIGINT NOT NULL, event TEXT NOT NULL,
             data BYTEA NOT NULL, created_at DOUBLE PRECISION NOT NULL,
@@ -239,6 +239,8 @@ class LeasedQueue(RunQueue, abc.ABC):
         """
         import time
 
+        if not _is_run(run_id):
+            return False  # a stream that is not a run's (a thread's event log) never closes
         rows = await self.storage._fetch("SELECT status FROM srv_runs WHERE run_id = %s", [run_id])
         if rows and rows[0][0] in ("pending", "running"):
             noticed.pop(run_id, None)
@@ -290,6 +292,8 @@ class LeasedQueue(RunQueue, abc.ABC):
     async def _thread_of(self, run_id: str) -> str:
         """The thread of a run (kept from its claim or queueing, else read once)."""
         thread_id = self._threads.get(run_id)
+        if thread_id is None and not _is_run(run_id):
+            return ""
         if thread_id is None:
             rows = await self.storage._fetch(
                 "SELECT thread_id FROM srv_runs WHERE run_id = %s", [run_id]
@@ -382,3 +386,8 @@ async def _schema_version(storage: Any) -> int:
         return 0
     rows = await storage._fetch("SELECT version FROM srv_schema WHERE component = 'scale'")
     return int(rows[0][0]) if rows else 0
+
+
+def _is_run(stream_id: str) -> bool:
+    """Run streams are named by the run's id; others (`thread:<id>`) by what they carry."""
+    return ":" not in stream_id

@@ -47,8 +47,10 @@ SHORT_KEEP = 60.0
 
 _PUBLISH = f"""
 WITH s AS (
-    INSERT INTO srv_run_streams (run_id, last_seq, created_at) VALUES (%s, 1, {_NOW})
-    ON CONFLICT (run_id) DO UPDATE SET last_seq = srv_run_streams.last_seq + 1
+    INSERT INTO srv_run_streams (run_id, last_seq, created_at, touched_at)
+    VALUES (%s, 1, {_NOW}, {_NOW})
+    ON CONFLICT (run_id) DO UPDATE SET last_seq = srv_run_streams.last_seq + 1,
+        touched_at = EXCLUDED.touched_at
     RETURNING last_seq),
 e AS (
     INSERT INTO srv_run_events (run_id, seq, event, data, created_at)
@@ -349,12 +351,27 @@ class PostgresQueue(LeasedQueue):
                 f"DELETE FROM srv_run_events WHERE created_at < {_NOW} - %s",
                 [self.max_event_age],
             )
+            # An ended run's stream goes when it expires; one that never ended (its run
+            # was deleted, or a thread's event log) when nothing was written for a day.
             await self.storage._execute(
-                f"DELETE FROM srv_run_streams WHERE expires_at < {_NOW}"
-                f" OR created_at < {_NOW} - %s",
+                f"DELETE FROM srv_run_streams WHERE expires_at < {_NOW} OR (ended_at IS NULL"
+                f" AND COALESCE(touched_at, created_at) < {_NOW} - %s)",
                 [self.max_event_age],
             )
         return gone
+
+    async def trim(self, stream_id: str, through: str) -> None:
+        await self.storage._execute(
+            "DELETE FROM srv_run_events WHERE run_id = %s AND seq <= %s",
+            [stream_id, _number(through) or 0],
+        )
+
+    async def forget(self, stream_id: str) -> None:
+        async with self.storage._tx():
+            await self.storage._execute("DELETE FROM srv_run_events WHERE run_id = %s", [stream_id])
+            await self.storage._execute(
+                "DELETE FROM srv_run_streams WHERE run_id = %s", [stream_id]
+            )
 
 
 def _number(event_id: str | None) -> int | None:

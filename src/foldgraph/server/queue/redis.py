@@ -34,6 +34,40 @@ from foldgraph.server.storage.base import Json
 logger = logging.getLogger("foldgraph.server")
 
 
+# A stream is a list of events plus a count of events trimmed from its head (`base`),
+# so an event's id (base + its index + 1) survives `trim`. Scripts keep each step atomic.
+_PUBLISH = """
+local n = redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+local base = tonumber(redis.call('GET', KEYS[2]) or '0')
+if base > 0 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return base + n
+"""
+_READ = """
+local base = tonumber(redis.call('GET', KEYS[4]) or '0')
+local total = base + redis.call('LLEN', KEYS[3])
+local start = -1
+local items = {}
+if ARGV[1] ~= '' then
+  start = math.max(tonumber(ARGV[1]) - base, 0)
+  items = redis.call('LRANGE', KEYS[3], start, start + tonumber(ARGV[2]) - 1)
+end
+return {redis.call('EXISTS', KEYS[1]), redis.call('GET', KEYS[2]) or false, total,
+        base + start, items}
+"""
+_TRIM = """
+local base = tonumber(redis.call('GET', KEYS[2]) or '0')
+local n = tonumber(ARGV[1]) - base
+if n > 0 then
+  redis.call('LTRIM', KEYS[1], n, -1)
+  redis.call('INCRBY', KEYS[2], n)
+  redis.call('EXPIRE', KEYS[2], ARGV[2])
+end
+return n
+"""
+
+
 def _pack(head: str, data: bytes) -> bytes:
     return head.encode() + b"\n" + data
 
@@ -75,6 +109,9 @@ class RedisQueue(LeasedQueue):
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self._connected = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._publish = self.redis.register_script(_PUBLISH)
+        self._read = self.redis.register_script(_READ)
+        self._trim = self.redis.register_script(_TRIM)
 
     def _key(self, run_id: str, what: str) -> str:
         return f"{self.prefix}:run:{run_id}:{what}"
@@ -169,13 +206,16 @@ class RedisQueue(LeasedQueue):
     # -- streams ---------------------------------------------------------------------------
 
     async def publish(self, run_id: str, event: str, data: bytes) -> str:
-        key = self._key(run_id, "events")
         thread_id = await self._thread_of(run_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.rpush(key, _pack(event, data))
-            pipe.expire(key, self.max_event_age)
-            pipe.publish(self.channels[2], f"{run_id} {thread_id}")
-            position, *_ = await pipe.execute()
+        position = await self._publish(
+            keys=[self._key(run_id, "events"), self._key(run_id, "base")],
+            args=[
+                _pack(event, data),
+                self.max_event_age,
+                self.channels[2],
+                f"{run_id} {thread_id}",
+            ],
+        )
         return str(position)
 
     async def close(self, run_id: str, outcome: RunOutcome) -> None:
@@ -191,18 +231,20 @@ class RedisQueue(LeasedQueue):
             await pipe.execute()
 
     async def _look(
-        self, run_id: str, position: int | None
-    ) -> tuple[bool, bytes | None, int, list[bytes]]:
-        """`(known, outcome, length, events after position)`, read in one transaction."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.exists(self._key(run_id, "meta"))
-            pipe.get(self._key(run_id, "end"))
-            pipe.llen(self._key(run_id, "events"))
-            if position is not None:
-                pipe.lrange(self._key(run_id, "events"), position, position + BATCH - 1)
-            known, end, length, *rest = await pipe.execute()
-        items = rest[0] if rest else []
-        return bool(known) or end is not None or length > 0, end, int(length), items
+        self, run_id: str, position: int | None, count: int = BATCH
+    ) -> tuple[bool, bytes | None, int, list[tuple[int, bytes]]]:
+        """`(known, outcome, last id, (id, event) after position)`, read atomically."""
+        known, end, total, first, items = await self._read(
+            keys=[
+                self._key(run_id, "meta"),
+                self._key(run_id, "end"),
+                self._key(run_id, "events"),
+                self._key(run_id, "base"),
+            ],
+            args=["" if position is None else position, count],
+        )
+        numbered = [(int(first) + i + 1, item) for i, item in enumerate(items)]
+        return bool(known) or end is not None or int(total) > 0, end, int(total), numbered
 
     async def subscribe(
         self,
@@ -226,10 +268,10 @@ class RedisQueue(LeasedQueue):
                 if position is None:  # new events only
                     position = length
                     continue
-                for item in items:
-                    position += 1
+                for seq, item in items:
+                    position = seq
                     event, data = _unpack(item)
-                    yield StreamEvent(str(position), event, data)
+                    yield StreamEvent(str(seq), event, data)
                 if items:
                     idle_since = time.monotonic()
                 if len(items) == BATCH:
@@ -278,17 +320,22 @@ class RedisQueue(LeasedQueue):
             self._forget_waiter(run_id, waiter)
 
     async def _events_after(self, run_id: str, position: int) -> list[tuple[int, str, bytes]]:
-        items = await self.redis.lrange(self._key(run_id, "events"), position, -1)
-        return [(position + i + 1, *_unpack(item)) for i, item in enumerate(items)]
+        _known, _end, _total, items = await self._look(run_id, position, count=100_000)
+        return [(seq, *_unpack(item)) for seq, item in items]
 
     async def _positions(self, run_ids: Sequence[str]) -> dict[str, int]:
-        if not run_ids:
-            return {}
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for run_id in run_ids:
-                pipe.llen(self._key(run_id, "events"))
-            lengths = await pipe.execute()
-        return {run_id: int(n) for run_id, n in zip(run_ids, lengths, strict=True)}
+        return {run_id: (await self._look(run_id, None))[2] for run_id in run_ids}
+
+    async def trim(self, stream_id: str, through: str) -> None:
+        await self._trim(
+            keys=[self._key(stream_id, "events"), self._key(stream_id, "base")],
+            args=[_number(through) or 0, self.max_event_age],
+        )
+
+    async def forget(self, stream_id: str) -> None:
+        await self.redis.delete(
+            *(self._key(stream_id, what) for what in ("events", "base", "meta", "end"))
+        )
 
     def _forget_waiter(self, run_id: str, waiter: asyncio.Event) -> None:
         waiters = self._waiters.get(run_id)
