@@ -86,18 +86,23 @@ def test_exit_chunks_of_a_new_thread_have_no_parent() -> None:
     assert debug == [None, None, None, None]
 
 
-@pytest.mark.foldgraph_only(
-    "LangGraph 1.2.22's exit-mode chunks name the parent of the checkpoint the run started "
-    "from (None here), though the saved last checkpoint's parent is that checkpoint"
-)
-def test_exit_chunks_of_a_continued_thread_name_the_checkpoint_it_started_from() -> None:
+def test_exit_chunks_of_a_continued_thread_name_the_parent_of_where_it_started() -> None:
+    """As LangGraph: each chunk names the parent of the checkpoint the run started from
+    (None after a first run on the thread), though the saved last checkpoint's parent is
+    that checkpoint itself."""
     app = _two_steps()
     config = {"configurable": {"thread_id": "again"}}
     app.invoke({"log": []}, config, durability="exit")
-    first = app.get_state(config).config["configurable"]["checkpoint_id"]
-    assert _parents(app, config, {"log": []}) == [(3, first), (4, first), (5, first), (6, first)]
+    first = app.get_state(config).config
+    assert _parents(app, config, {"log": []}) == [(3, None), (4, None), (5, None), (6, None)]
     latest = app.get_state(config)
-    assert latest.parent_config["configurable"]["checkpoint_id"] == first
+    assert (
+        latest.parent_config["configurable"]["checkpoint_id"]
+        == (first["configurable"]["checkpoint_id"])
+    )
+    # From the latest checkpoint, named: its parent is the first run's checkpoint.
+    named = _parents(app, latest.config, {"log": []})
+    assert named == [(s, first["configurable"]["checkpoint_id"]) for s in (7, 8, 9, 10)]
 
 
 def _with_child(saver: InMemorySaver, *, ask: bool = False, own_state: bool = False) -> object:

@@ -57,11 +57,12 @@ class RunChunks:
     ) -> Generator[Emit, Any, None]:
         """A checkpoint chunk. One made by this run shows the metadata the run wrote (not
         the config keys the saver adds to what it stores); a loaded one, what was stored.
-        With durability "exit" only the last is saved, as a child of the checkpoint the
-        run started from: each chunk names that one as its parent (None on a new thread),
-        so the last chunk agrees with the history, as in LangGraph."""
-        if not saved and self.durability == "exit" and snapshot.parent_id != self._saved_from:
-            snapshot = attrs.evolve(snapshot, parent_id=self._saved_from)
+        With durability "exit" the checkpoints a run makes are not saved as it goes: as
+        in LangGraph, each chunk's parent is then the parent of the checkpoint the run
+        started from (None on a new thread), though the last one is saved as a child of
+        that checkpoint itself."""
+        if not saved and self.durability == "exit" and snapshot.parent_id != self._loaded_parent:
+            snapshot = attrs.evolve(snapshot, parent_id=self._loaded_parent)
         return emit.checkpoint(
             self.graph,
             self.ns,

@@ -47,6 +47,7 @@ class Loading:
             self._loaded_pending = {tid: list(ws) for tid, ws in self._pending.items()}
         value = self.input
         self._saved_from = self.snapshot.id or None
+        self._loaded_parent = self.snapshot.parent_id or None
         if (
             self.nested
             and loaded

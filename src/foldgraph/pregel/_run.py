@@ -118,6 +118,7 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     stop: int = 0
     _pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
     _saved_from: str | None = None
+    _loaded_parent: str | None = None
     _replaying: bool = False
     _loaded_step: int = -2
     _metadata_extra: dict[str, Any] | None = None
