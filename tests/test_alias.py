@@ -21,6 +21,8 @@ import pytest
 import foldgraph.alias as alias
 import foldgraph.graph
 
+pytestmark = pytest.mark.foldgraph_only("foldgraph.alias serves langgraph from foldgraph")
+
 ROOT = Path(__file__).resolve().parents[1]
 SUBPROCESS_TIMEOUT_S = 120
 
