@@ -349,6 +349,7 @@ def test_tasks_stream_mode_shows_calls_as_push_tasks() -> None:
     ]
 
 
+@pytest.mark.foldgraph_only("ends with verify_replay, which LangGraph does not have")
 def test_history_and_replay_of_an_entrypoint_thread() -> None:
     calls: list[str] = []
 
