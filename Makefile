@@ -43,6 +43,12 @@ bench-storage: $(STAMP)
 	$(BIN)/pip install --quiet 'langgraph>=1.0' langgraph-checkpoint-sqlite
 	$(BIN)/python -m benchmarks.storage
 
+# The HTTP server: runs/s and latency for 1, 10 and 50 SDK clients, beside `langgraph dev`
+# (langgraph-cli[inmem], installed in a virtualenv of its own: it is only a point of comparison).
+bench-server: $(STAMP)
+	test -x .venv-lgdev/bin/langgraph || ($(PYTHON) -m venv .venv-lgdev && .venv-lgdev/bin/pip install --quiet 'langgraph-cli[inmem]')
+	$(BIN)/python -m benchmarks.server --langgraph-dev .venv-lgdev/bin/langgraph
+
 # Random graph programs run on foldgraph and LangGraph, outputs and histories compared.
 parity: $(STAMP)
 	$(BIN)/pip install --quiet 'langgraph>=1.0'

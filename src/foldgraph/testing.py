@@ -40,13 +40,20 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.monoid import Monoid
+from foldgraph._kernel.monoid import Monoid, fold_monoid
 from foldgraph._kernel.reducers import monoid_for
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ["LAWS", "check_monoid_laws", "check_reducer_laws"]
+__all__ = [
+    "LAWS",
+    "Monoid",
+    "check_commutativity",
+    "check_monoid_laws",
+    "check_reducer_laws",
+    "has_identity",
+]
 
 
 def _outcome(thunk: Callable[[], Any]) -> tuple[str, Any]:
@@ -243,3 +250,35 @@ def check_reducer_laws(
         # AssertionError: The associativity law does not hold for reducer 'sub': ...
     """
     check_monoid_laws(monoid_for(reducer, typ), values, laws=laws, max_examples=max_examples)
+
+
+def has_identity(reducer: Callable[[Any, Any], Any], typ: Any = None) -> bool:
+    """True when a channel of type `typ` gives `reducer` an empty value to start from
+    (`typ()`, as LangGraph does), so the identity laws apply to it."""
+    return monoid_for(reducer, typ).empty() is not MISSING
+
+
+def _commutes(m: Monoid, a: Any, b: Any, c: Any) -> None:
+    _expect_equal(
+        "commutativity",
+        "reducer(a, b) == reducer(b, a)",
+        m,
+        {"a": a, "b": b},
+        lambda a, b: m.reducer(a, b),
+        lambda a, b: m.reducer(b, a),
+    )
+
+
+def check_commutativity(
+    reducer: Callable[[Any, Any], Any],
+    values: SearchStrategy[Any],
+    *,
+    max_examples: int = 100,
+) -> None:
+    """Search for a counterexample to `reducer(a, b) == reducer(b, a)`.
+
+    Not one of the laws: foldgraph (like LangGraph) applies a superstep's writes in a
+    fixed task order, so a reducer that does not commute (appending to a list) is
+    still deterministic. It tells whether the order of parallel writers matters.
+    """
+    _search(fold_monoid(reducer, None), _commutes, values, max_examples)

@@ -8,7 +8,8 @@ The decision, and what it costs (measured on the 2-core dev box):
   `FrozenBytes`). Nothing is walked: freezing LangGraph's fan-out input (100
   lists of 1 000 items) costs ~5 us, where the old recursive freeze into
   pvectors took 20-64 ms. Growing lists (`operator.add`, `add_messages`) live
-  in the kernel's persistent `Vector` instead.
+  in the kernel's persistent `Vector` instead, and `operator.or_` sets and dicts
+  in the HAMT forms of `_hamt`.
 - User code gets a *private* plain value, built by one C-level copy of the
   stored form: `list(t)`, `dict(d)`, `set(s)`, `bytearray(b)` (1 000 items:
   ~1 us; 100 000: ~0.25 ms). A persistent `Vector` is flattened into a tuple
@@ -34,6 +35,7 @@ from typing import Any, NoReturn
 import immutables
 from pyrsistent import PMap, pmap, pvector
 
+from foldgraph._kernel._hamt import PersistentDict, PersistentSet
 from foldgraph._kernel._vector import Vector
 from foldgraph._kernel.errors import ImmutableStateError
 
@@ -144,6 +146,9 @@ _THAW: dict[type, Any] = {
     # pyrsistent's collections: stored forms a custom monoid may keep.
     type(pvector()): list,
     type(pmap()): dict,
+    # `operator.or_` channels (see `_hamt`): copies of their cached flat versions.
+    PersistentSet: PersistentSet.to_set,
+    PersistentDict: PersistentDict.to_dict,
 }
 
 
@@ -190,6 +195,10 @@ def copy_plain(value: Any) -> Any:
     t = type(value)
     if t is Vector:
         value, t = value.to_tuple(), list
+    elif t is PersistentDict:
+        value, t = value.to_dict(), dict
+    elif t is PersistentSet:
+        value, t = value.to_set(), set
     make = _THAW.get(t) or (t if t in _CONTAINERS else None)
     if make is None:
         return value

@@ -23,12 +23,13 @@ from typing import Any
 import attrs
 from pyrsistent import PVector
 
+from foldgraph._kernel._hamt import PersistentDict, PersistentSet, persistent_dict, persistent_set
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import freeze, thaw
-from foldgraph._kernel.seal import seal_value, seal_vector
+from foldgraph._kernel.seal import Fingerprint, fingerprint, seal_items, seal_value, seal_vector
 
-__all__ = ["PLAIN", "Monoid", "append_monoid", "fold_monoid"]
+__all__ = ["PLAIN", "Monoid", "append_monoid", "fold_monoid", "merge_monoid", "union_monoid"]
 
 
 PLAIN = _PLAIN = frozenset({int, float, complex, str, bytes, bool, type(None)})
@@ -127,6 +128,113 @@ append_monoid = Monoid(
     seal=seal_vector,
 )
 """`operator.add` on a list channel: appends into a shared persistent vector (O(log n))."""
+
+
+# -- operator.or_ on sets and dicts: persistent HAMT forms ----------------------------------
+
+_MASK = (1 << 64) - 1
+
+
+def _lift_set(value: Any) -> Any:
+    return persistent_set(value) if isinstance(value, set | frozenset) else freeze(value)
+
+
+def _thaw_set(stored: Any) -> Any:
+    return stored.to_set() if type(stored) is PersistentSet else thaw(stored)
+
+
+def _union_all(stored: Any, updates: Sequence[Any]) -> Any:
+    """`stored | u1 | u2 ...`: set updates are added in one O(m log n) union; anything
+    else goes through the real `|` (with Python's own errors) on a plain copy."""
+    acc = persistent_set() if stored is MISSING else stored
+    pending: list[Any] = []
+    for update in updates:
+        if type(acc) is PersistentSet and isinstance(update, set | frozenset | PersistentSet):
+            pending.extend(update)
+            continue
+        if pending:
+            acc, pending = acc.union(pending), []
+        acc = _lift_set(operator.or_(_thaw_set(acc), thaw(update)))
+    return acc.union(pending) if pending else acc
+
+
+def _seal_set(old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+    """The sum of the members' fingerprints: O(added) after a union of the old version."""
+    if type(new) is PersistentSet:
+        if new is old:
+            return old_seal
+        if new.parent() is old:
+            return (old_seal + seal_items(new.added, fp)) & _MASK
+        return seal_items(new, fp)
+    if isinstance(new, set | frozenset):
+        return seal_items(new, fp)
+    return seal_value(old_seal, old, new, fp)
+
+
+union_monoid = Monoid(
+    name="or_",
+    reducer=operator.or_,
+    empty=persistent_set,
+    combine_all=_union_all,
+    lift=_lift_set,
+    thaw=_thaw_set,
+    seal=_seal_set,
+)
+"""`operator.or_` on a set channel: members in a persistent HAMT set (O(log n) per member)."""
+
+
+def _lift_dict(value: Any) -> Any:
+    return persistent_dict(value) if isinstance(value, dict) else freeze(value)
+
+
+def _thaw_dict(stored: Any) -> Any:
+    return stored.to_dict() if type(stored) is PersistentDict else thaw(stored)
+
+
+def _merge_all(stored: Any, updates: Sequence[Any]) -> Any:
+    """`stored | u1 | u2 ...`: dict updates are merged in one O(m log n) step, in order;
+    anything else goes through the real `|` on a plain copy."""
+    acc = persistent_dict() if stored is MISSING else stored
+    pending: list[Any] = []
+    for update in updates:
+        if type(acc) is PersistentDict and isinstance(update, dict):
+            pending.extend(update.items())
+            continue
+        if pending:
+            acc, pending = acc.merged(pending), []
+        acc = _lift_dict(operator.or_(_thaw_dict(acc), thaw(update)))
+    return acc.merged(pending) if pending else acc
+
+
+def _seal_dict(old_seal: int, old: Any, new: Any, fp: Fingerprint = fingerprint) -> int:
+    """The sum of the values' fingerprints: O(changed) after a merge into the old version
+    (keys are hashable, so only values can change in place)."""
+    if type(new) is PersistentDict:
+        if new is old:
+            return old_seal
+        if new.parent() is old:
+            seal = old_seal
+            for key, value in new.changes:
+                if key in old:
+                    seal -= fp(old[key])
+                seal += fp(value)
+            return seal & _MASK
+        return seal_items(new.values(), fp)
+    if isinstance(new, dict):
+        return seal_items(new.values(), fp)
+    return seal_value(old_seal, old, new, fp)
+
+
+merge_monoid = Monoid(
+    name="or_",
+    reducer=operator.or_,
+    empty=persistent_dict,
+    combine_all=_merge_all,
+    lift=_lift_dict,
+    thaw=_thaw_dict,
+    seal=_seal_dict,
+)
+"""`operator.or_` on a dict channel: items in a persistent HAMT dict that keeps `|`'s order."""
 
 
 _SEQUENCE_ORIGINS: tuple[Any, ...] = (list, Sequence)

@@ -223,11 +223,28 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
         return self.stream_channels
 
     def copy(self, update: dict[str, Any] | None = None) -> Pregel:
-        """A shallow copy with the attributes in `update` replaced."""
+        """A shallow copy with the attributes in `update` replaced.
+
+        A durable saver given as `checkpointer` learns the graph's schema types, as
+        one given to `compile()` does, so it can read back the states it stores
+        (a server swaps its own saver into every graph this way).
+        """
         clone = copy.copy(self)
         for key, value in (update or {}).items():
+            if key == "checkpointer" and hasattr(value, "with_allowlist"):
+                value = value.with_allowlist(self._schema_types())
             setattr(clone, key, value)
         return clone
+
+    def _schema_types(self) -> set[type]:
+        """The record, model and enum classes the graph's state, input and output name."""
+        builder = getattr(self, "builder", None)
+        if builder is None:
+            return set()
+        from foldgraph.checkpoint.serde._schema import schema_types
+
+        schemas = (builder.state_schema, builder.input_schema, builder.output_schema)
+        return schema_types(schemas)
 
     # -- subgraphs and drawing ----------------------------------------------------------
 

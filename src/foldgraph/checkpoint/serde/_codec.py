@@ -41,6 +41,7 @@ import cattrs
 import immutables
 from pyrsistent import PMap, PSet, PVector, pmap, pset, pvector
 
+from foldgraph._kernel._hamt import PersistentDict, PersistentSet, persistent_dict, persistent_set
 from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import FrozenBytes, FrozenDict, FrozenList, FrozenSet
 from foldgraph.errors import SerializationError, UnregisteredTypeError
@@ -390,6 +391,9 @@ class Codec:
             (lambda t: isinstance(t, type) and issubclass(t, PMap), tagged_map("pm")),
             (exact(FrozenDict), tagged_map("FD")),
             (exact(immutables.Map), tagged_map("im")),
+            # The stored forms of `operator.or_` set and dict channels (see `_kernel._hamt`).
+            (exact(PersistentSet), tagged_seq("PS")),
+            (exact(PersistentDict), tagged_map("PD")),
         ]
         for predicate, hook in rules:
             c.register_unstructure_hook_func(predicate, hook)
@@ -522,6 +526,8 @@ class Codec:
             "pm": lambda t: pmap(dict(items(t["v"]))),
             "FD": lambda t: FrozenDict(items(t["v"])),
             "im": lambda t: immutables.Map(items(t["v"])),
+            "PS": lambda t: persistent_set(_hashable(dec(x)) for x in t["v"]),
+            "PD": lambda t: persistent_dict(items(t["v"])),
             "o": obj,
             "p": pyd,
             "n": named,

@@ -1,0 +1,105 @@
+"""What `foldgraph dev` and `foldgraph serve` share: their options and starting the server."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from typing import Any
+
+from foldgraph.cli import CommandError
+
+_SERVER_MODULES = ("starlette", "uvicorn", "orjson", "croniter", "dotenv", "langgraph_sdk")
+
+
+def add_options(parser: argparse.ArgumentParser, *, port: int) -> None:
+    parser.add_argument(
+        "--config",
+        default="langgraph.json",
+        help="the project's langgraph.json (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: %(default)s; only this machine can connect)",
+    )
+    parser.add_argument("--port", type=int, default=port, help="port (default: %(default)s)")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="where threads, runs and checkpoints live: a SQLite path or sqlite:///path, or "
+        "postgresql://... (default: .foldgraph/server.sqlite beside langgraph.json)",
+    )
+    parser.add_argument(
+        "--in-memory", action="store_true", help="keep everything in memory (lost on exit)"
+    )
+    parser.add_argument(
+        "--jobs",
+        "--n-jobs-per-worker",
+        type=int,
+        default=10,
+        dest="jobs",
+        help="runs executed at once (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--alias-langgraph",
+        action="store_true",
+        help="let graph files written for LangGraph (`import langgraph...`) load foldgraph",
+    )
+    parser.add_argument("--log-level", default="warning", help="uvicorn's log level")
+
+
+def serve(args: argparse.Namespace, *, command: str) -> int:
+    """Load the config and graphs, then serve until interrupted."""
+    missing = [m for m in _SERVER_MODULES if importlib.util.find_spec(m) is None]
+    if missing:
+        raise CommandError(
+            f"the server needs packages that are not installed ({', '.join(missing)}): "
+            "pip install 'foldgraph[server]'"
+        )
+    if args.jobs < 1:
+        raise CommandError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.alias_langgraph:
+        try:
+            from foldgraph.alias import install  # type: ignore[import-not-found]
+        except ImportError:
+            raise CommandError(
+                "--alias-langgraph needs foldgraph.alias, which this foldgraph does not have"
+            ) from None
+        install()
+
+    from foldgraph.server.config import ConfigError, apply_environment, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as err:
+        raise CommandError(str(err)) from None
+    for warning in config.warnings:
+        print(f"foldgraph {command}: warning: {warning}", file=sys.stderr)
+    apply_environment(config)
+
+    import uvicorn
+
+    from foldgraph.server.app import ServeOptions, create_app, default_database
+
+    options = ServeOptions(database_url=args.database_url, in_memory=args.in_memory, jobs=args.jobs)
+    try:
+        app = create_app(config, options)
+    except ConfigError as err:
+        raise CommandError(str(err)) from None
+    where = "in memory" if args.in_memory else (args.database_url or default_database(config))
+    print(
+        f"foldgraph {command}: serving {', '.join(g.graph_id for g in config.graphs)} "
+        f"at http://{args.host}:{args.port} (data: {where})",
+        file=sys.stderr,
+        flush=True,
+    )
+    kwargs: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level}
+    if importlib.util.find_spec("uvloop") is not None and os.name != "nt":
+        kwargs["loop"] = "uvloop"
+    if importlib.util.find_spec("httptools") is not None:
+        kwargs["http"] = "httptools"
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="on", **kwargs))
+    server.run()
+    return 0 if server.started else 1

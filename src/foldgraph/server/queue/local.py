@@ -1,0 +1,158 @@
+"""`LocalQueue`: the run queue's signals inside one process (asyncio events, in-memory logs).
+
+Each run gets a `_Log` when it is queued: the events published so far and a
+condition subscribers wait on. A subscriber reads the log from where it starts
+and waits for more, so a client that reconnects with `Last-Event-ID` misses
+nothing while the log is kept. Logs of ended runs are kept for `keep_seconds`
+(resumable runs) or dropped at once when nobody is reading.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from foldgraph.server.queue.base import RunOutcome, RunQueue, StreamEvent
+from foldgraph.server.storage.base import Storage
+
+
+class _Log:
+    __slots__ = ("cond", "ended_at", "events", "outcome", "resumable")
+
+    def __init__(self, resumable: bool) -> None:
+        self.events: list[StreamEvent] = []
+        self.cond = asyncio.Condition()
+        self.outcome: RunOutcome | None = None
+        self.resumable = resumable
+        self.ended_at = 0.0
+
+
+class LocalQueue(RunQueue):
+    """Signals for runs queued and executed in this process."""
+
+    def __init__(self, storage: Storage, *, keep_seconds: float = 600.0) -> None:
+        super().__init__(storage)
+        self._wake = asyncio.Event()
+        self._logs: dict[str, _Log] = {}
+        self._cancels: dict[str, Callable[[str], Any]] = {}
+        self.keep_seconds = keep_seconds
+
+    async def enqueue(self, run: dict[str, Any], *, runnable_at: float) -> dict[str, Any]:
+        self.open_stream(run["run_id"], resumable=bool(run["kwargs"].get("resumable")))
+        await self.storage.put_run(run, runnable_at=runnable_at)
+        await self.notify()
+        return run
+
+    async def notify(self) -> None:
+        self._wake.set()
+
+    async def wait(self, timeout: float | None) -> None:
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        except TimeoutError:
+            pass
+        self._wake.clear()
+
+    async def cancel(self, run_id: str, action: str) -> bool:
+        callback = self._cancels.get(run_id)
+        if callback is None:
+            return False
+        callback(action)
+        return True
+
+    def on_cancel(self, run_id: str, callback: Callable[[str], Any]) -> Callable[[], None]:
+        self._cancels[run_id] = callback
+        return lambda: self._cancels.pop(run_id, None)
+
+    def open_stream(self, run_id: str, *, resumable: bool = False) -> None:
+        log = self._logs.get(run_id)
+        if log is None:
+            self._logs[run_id] = _Log(resumable)
+        elif resumable:
+            log.resumable = True
+        self._forget_old()
+
+    async def publish(self, run_id: str, event: str, data: bytes) -> str:
+        log = self._logs.get(run_id)
+        if log is None:
+            log = self._logs[run_id] = _Log(False)
+        item = StreamEvent(str(len(log.events) + 1), event, data)
+        log.events.append(item)
+        async with log.cond:
+            log.cond.notify_all()
+        return item.id
+
+    async def close(self, run_id: str, outcome: RunOutcome) -> None:
+        log = self._logs.get(run_id)
+        if log is None:
+            log = self._logs[run_id] = _Log(False)
+        log.outcome = outcome
+        log.ended_at = time.monotonic()
+        async with log.cond:
+            log.cond.notify_all()
+
+    async def subscribe(
+        self,
+        run_id: str,
+        *,
+        after: str | None = None,
+        from_start: bool = False,
+        heartbeat: float | None = None,
+    ) -> AsyncIterator[StreamEvent | None]:
+        log = self._logs.get(run_id)
+        if log is None:
+            return
+        if from_start:
+            position = 0
+        elif after is not None:
+            position = _position_after(after)
+        else:
+            position = len(log.events)
+        while True:
+            while position < len(log.events):
+                yield log.events[position]
+                position += 1
+            if log.outcome is not None:
+                return
+            idle = False
+            async with log.cond:
+                if position >= len(log.events) and log.outcome is None:
+                    try:
+                        await asyncio.wait_for(log.cond.wait(), heartbeat)
+                    except TimeoutError:
+                        idle = True
+                    else:
+                        idle = False
+            if idle:
+                yield None
+
+    async def outcome(self, run_id: str, timeout: float | None = None) -> RunOutcome | None:
+        log = self._logs.get(run_id)
+        if log is None:
+            return None
+        if log.outcome is None:
+            async with log.cond:
+                await asyncio.wait_for(log.cond.wait_for(lambda: log.outcome is not None), timeout)
+        return log.outcome
+
+    def _forget_old(self) -> None:
+        """Drop logs of runs that ended long enough ago (resumable) or at all (the rest)."""
+        if len(self._logs) < 256:
+            return
+        now = time.monotonic()
+        for run_id, log in list(self._logs.items()):
+            if log.outcome is None:
+                continue
+            keep = self.keep_seconds if log.resumable else 5.0
+            if now - log.ended_at > keep:
+                del self._logs[run_id]
+
+
+def _position_after(event_id: str) -> int:
+    """The index of the event after the one with id `event_id` (ids count from 1)."""
+    try:
+        return max(int(event_id.split("-")[0]), 0)
+    except ValueError:
+        return 0

@@ -1,0 +1,344 @@
+"""The server's one shared object: storage, queue, graphs and executor, and the rules
+that several endpoints share (resolving an assistant, creating a run with its
+multitask strategy, cancelling a run, the JSON shape of each record).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from foldgraph.server.config import ServerConfig
+from foldgraph.server.graphs import GraphRegistry
+from foldgraph.server.http import HTTPError, field
+from foldgraph.server.queue.base import RunOutcome, RunQueue
+from foldgraph.server.storage.base import (
+    Json,
+    Storage,
+    new_id,
+    now_iso,
+    system_assistant_id,
+)
+from foldgraph.server.streaming import STREAM_MODES
+from foldgraph.server.worker import Executor
+
+MULTITASK = ("reject", "interrupt", "rollback", "enqueue")
+
+
+class Service:
+    """Everything a request handler needs, created once per server."""
+
+    def __init__(
+        self,
+        *,
+        config: ServerConfig | None,
+        storage: Storage,
+        queue: RunQueue,
+        graphs: GraphRegistry,
+        executor: Executor,
+        checkpointer: Any,
+        store: Any,
+        auth: Any = None,
+    ) -> None:
+        self.config = config
+        self.storage = storage
+        self.queue = queue
+        self.graphs = graphs
+        self.executor = executor
+        self.checkpointer = checkpointer
+        self.store = store
+        self.auth = auth
+
+    # -- start-up ------------------------------------------------------------------------
+
+    async def ensure_system_assistants(self) -> None:
+        """Every served graph has an assistant whose id is derived from its name."""
+        stamp = now_iso()
+        for graph_id in self.graphs.ids:
+            spec = self.graphs.specs[graph_id]
+            await self.storage.put_assistant(
+                {
+                    "assistant_id": system_assistant_id(graph_id),
+                    "graph_id": graph_id,
+                    "config": {},
+                    "context": {},
+                    "metadata": {"created_by": "system"},
+                    "name": graph_id,
+                    "created_at": stamp,
+                    "updated_at": stamp,
+                    "version": 1,
+                    "description": spec.description,
+                },
+                if_exists="do_nothing",
+            )
+
+    # -- assistants ------------------------------------------------------------------------
+
+    async def assistant(self, assistant_id: str) -> Json:
+        """The assistant named by id, or the system assistant of a graph named by id."""
+        if assistant_id in self.graphs:
+            assistant_id = system_assistant_id(assistant_id)
+        else:
+            try:
+                assistant_id = str(uuid.UUID(assistant_id))
+            except ValueError:
+                graphs = ", ".join(self.graphs.ids)
+                raise HTTPError(
+                    422,
+                    f"Invalid assistant: '{assistant_id}'. Must be either:\n"
+                    f"- A valid assistant UUID, or\n- One of the registered graphs: {graphs}",
+                ) from None
+        found = await self.storage.get_assistant(assistant_id)
+        if found is None:
+            raise HTTPError(404, f"Assistant {assistant_id} not found")
+        return found
+
+    # -- threads ---------------------------------------------------------------------------
+
+    async def thread(self, thread_id: str) -> Json:
+        found = await self.storage.get_thread(thread_id)
+        if found is None:
+            raise HTTPError(404, f"Thread with ID {thread_id} not found")
+        return found
+
+    @staticmethod
+    def new_thread(thread_id: str | None = None, metadata: Mapping[str, Any] | None = None) -> Json:
+        stamp = now_iso()
+        return {
+            "thread_id": thread_id or new_id(),
+            "created_at": stamp,
+            "updated_at": stamp,
+            "state_updated_at": stamp,
+            "metadata": dict(metadata or {}),
+            "status": "idle",
+            "config": {},
+            "state_values": None,
+            "interrupts": {},
+            "error": None,
+            "has_state": 0,
+        }
+
+    # -- runs ------------------------------------------------------------------------------
+
+    async def create_run(
+        self,
+        thread_id: str | None,
+        body: Mapping[str, Any],
+        *,
+        thread_metadata: Mapping[str, Any] | None = None,
+    ) -> Json:
+        """Validate a run request, apply its multitask strategy, and queue it.
+
+        `thread_metadata`: the metadata of a thread the run creates (stateless, or
+        `if_not_exists="create"`), as the auth handlers stamped it.
+        """
+        kwargs, options = parse_run_body(body, stateless=thread_id is None)
+        assistant = await self.assistant(options["assistant_id"])
+        run_id = new_id()
+        metadata = dict(options["metadata"] or {})
+        if thread_id is None:
+            thread = self.new_thread(
+                metadata={**(thread_metadata or {}), "graph_id": assistant["graph_id"]}
+            )
+            await self.storage.put_thread(thread)
+            thread_id = thread["thread_id"]
+            kwargs["temporary"] = options["on_completion"] != "keep"
+        else:
+            thread = await self.storage.get_thread(thread_id)
+            if thread is None:
+                if options["if_not_exists"] != "create":
+                    raise HTTPError(404, f"Thread with ID {thread_id} not found")
+                await self.storage.put_thread(
+                    self.new_thread(thread_id, thread_metadata), if_exists="do_nothing"
+                )
+            strategy = options["multitask_strategy"]
+            active = await self.storage.active_runs(thread_id)
+            if active and strategy == "reject":
+                raise HTTPError(
+                    409,
+                    "Thread is already running a task. Wait for it to finish or choose a "
+                    "different multitask strategy.",
+                )
+            if active and strategy in ("interrupt", "rollback"):
+                for other in active:
+                    await self.cancel_run(other, strategy)
+        stamp = now_iso()
+        run = {
+            "run_id": run_id,
+            "thread_id": thread_id,
+            "assistant_id": assistant["assistant_id"],
+            "metadata": metadata,
+            "status": "pending",
+            "kwargs": kwargs,
+            "multitask_strategy": options["multitask_strategy"],
+            "created_at": stamp,
+            "updated_at": stamp,
+        }
+        await self.storage.patch_thread(
+            thread_id,
+            {
+                "status": "busy",
+                "metadata": {
+                    "graph_id": assistant["graph_id"],
+                    "assistant_id": assistant["assistant_id"],
+                },
+            },
+        )
+        await self.queue.enqueue(run, runnable_at=time.time() + options["after_seconds"])
+        return run
+
+    async def cancel_run(self, run: Json, action: str) -> None:
+        """Stop `run`: a running one through its worker, a pending one right here."""
+        if run["status"] == "running" and await self.queue.cancel(run["run_id"], action):
+            return
+        if run["status"] not in ("pending", "running"):
+            return
+        if action == "rollback":
+            await self.storage.delete_run(run["run_id"])
+        else:
+            await self.storage.set_run_status(run["run_id"], "interrupted")
+        from foldgraph.server import serde
+
+        end = {"run_id": run["run_id"], "status": "interrupted"}
+        await self.queue.publish(run["run_id"], "end", serde.dumps(end))
+        await self.queue.close(run["run_id"], RunOutcome("interrupted", b"null"))
+        remaining = await self.storage.active_runs(run["thread_id"])
+        if not remaining:
+            await self.storage.patch_thread(run["thread_id"], {"status": "idle"})
+        await self.queue.notify()
+
+    async def wait_outcome(self, run: Json) -> RunOutcome:
+        """How `run` ended, waiting for it if it has not."""
+        outcome = await self.queue.outcome(run["run_id"])
+        if outcome is not None:
+            return outcome
+        # Not known to this process's queue (it ended before a restart): poll storage.
+        while True:
+            current = await self.storage.get_run(run["run_id"])
+            if current is None or current["status"] not in ("pending", "running"):
+                break
+            await asyncio.sleep(0.2)
+        thread = await self.storage.get_thread(run["thread_id"])
+        status = current["status"] if current else "interrupted"
+        values = thread.get("state_values") if thread else None
+        from foldgraph.server import serde
+
+        if thread and status == "error" and thread.get("error"):
+            return RunOutcome(status, serde.dumps({"__error__": thread["error"]}))
+        return RunOutcome(status, serde.dumps(values))
+
+
+# -- request bodies ----------------------------------------------------------------------
+
+
+def parse_run_body(body: Mapping[str, Any], *, stateless: bool) -> tuple[Json, Json]:
+    """A run request's `kwargs` (what the worker needs) and its other options."""
+    if not isinstance(body, Mapping):
+        raise HTTPError(422, "The request body must be a JSON object")
+    assistant_id = field(body, "assistant_id", "string", required=True)
+    modes = field(body, "stream_mode", ("string", "array"), default=["values"])
+    modes = [modes] if isinstance(modes, str) else list(modes)
+    for mode in modes:
+        if mode not in STREAM_MODES:
+            allowed = ", ".join(STREAM_MODES)
+            raise HTTPError(422, f'"stream_mode": {mode!r} is not a stream mode (one of {allowed})')
+    command = field(body, "command", "object")
+    if command is not None:
+        unknown = set(command) - {"resume", "update", "goto"}
+        if unknown:
+            raise HTTPError(
+                422, f'"command" has unknown key(s) {sorted(unknown)}; use resume, update, goto'
+            )
+    interrupt_before = _nodes(body, "interrupt_before")
+    interrupt_after = _nodes(body, "interrupt_after")
+    checkpoint = field(body, "checkpoint", "object")
+    checkpoint_id = field(body, "checkpoint_id", "string")
+    if stateless and (checkpoint or checkpoint_id):
+        raise HTTPError(422, "A stateless run cannot start from a checkpoint: give a thread_id")
+    durability = field(body, "durability", "string", choices=("sync", "async", "exit"))
+    if durability is None and body.get("checkpoint_during") is False:
+        durability = "exit"
+    kwargs: Json = {
+        "input": body.get("input"),
+        "command": command,
+        "config": field(body, "config", "object", default={}),
+        "context": field(body, "context", "object", default={}),
+        "stream_mode": modes,
+        "interrupt_before": interrupt_before,
+        "interrupt_after": interrupt_after,
+        "webhook": field(body, "webhook", "string"),
+        "feedback_keys": field(body, "feedback_keys", "array"),
+        "temporary": False,
+        "subgraphs": bool(field(body, "stream_subgraphs", "boolean", default=False)),
+        "resumable": bool(field(body, "stream_resumable", "boolean", default=False)),
+        "checkpoint_during": field(body, "checkpoint_during", "boolean", default=True),
+        "durability": durability or "async",
+    }
+    if checkpoint:
+        kwargs["checkpoint"] = checkpoint
+    if checkpoint_id:
+        kwargs["checkpoint_id"] = checkpoint_id
+    options: Json = {
+        "assistant_id": assistant_id,
+        "metadata": field(body, "metadata", "object", default={}),
+        "multitask_strategy": field(
+            body, "multitask_strategy", "string", default="enqueue", choices=MULTITASK
+        ),
+        "if_not_exists": field(
+            body, "if_not_exists", "string", default="reject", choices=("create", "reject")
+        ),
+        "on_disconnect": field(
+            body, "on_disconnect", "string", default="continue", choices=("cancel", "continue")
+        ),
+        "on_completion": field(
+            body, "on_completion", "string", default="delete", choices=("delete", "keep")
+        ),
+        "after_seconds": float(field(body, "after_seconds", "number", default=0) or 0),
+    }
+    return kwargs, options
+
+
+def _nodes(body: Mapping[str, Any], name: str) -> Any:
+    value = field(body, name, ("string", "array"))
+    if isinstance(value, str) and value != "*":
+        raise HTTPError(422, f'"{name}" must be "*" or a list of node names, got {value!r}')
+    if isinstance(value, list) and not all(isinstance(v, str) for v in value):
+        raise HTTPError(422, f'"{name}" must be a list of node names')
+    return value
+
+
+# -- response shapes ---------------------------------------------------------------------
+
+
+def thread_json(thread: Json) -> Json:
+    out = {
+        "thread_id": thread["thread_id"],
+        "created_at": thread["created_at"],
+        "updated_at": thread["updated_at"],
+        "state_updated_at": thread["state_updated_at"],
+        "metadata": thread["metadata"],
+        "status": thread["status"],
+        "config": thread["config"] or {},
+        "values": thread["state_values"],
+    }
+    if thread.get("has_state"):
+        out["error"] = thread.get("error")
+        out["interrupts"] = thread.get("interrupts") or {}
+    return out
+
+
+def run_json(run: Json) -> Json:
+    return {
+        "run_id": run["run_id"],
+        "thread_id": run["thread_id"],
+        "assistant_id": run["assistant_id"],
+        "metadata": run["metadata"],
+        "status": run["status"],
+        "kwargs": run["kwargs"],
+        "multitask_strategy": run["multitask_strategy"],
+        "created_at": run["created_at"],
+        "updated_at": run["updated_at"],
+    }

@@ -1,0 +1,87 @@
+"""`Storage` in PostgreSQL (`--database-url postgresql://...`), over an async psycopg pool.
+
+The same tables and queries as SQLite (`_sql`); a transaction holds one pooled
+connection for the task that opened it (a context variable), and claiming a run
+skips rows another claimer has locked (`FOR UPDATE SKIP LOCKED`). Creating the
+tables takes an advisory lock, so processes starting together do not race.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+from foldgraph.server.storage._sql import SqlStorage, dumps
+
+_SETUP_LOCK = 0x6667_7376  # "fgsv": one key for every foldgraph server's schema set-up
+
+
+class PostgresStorage(SqlStorage):
+    """Server tables in the PostgreSQL database at `url`."""
+
+    placeholder = "%s"
+    serial = "BIGSERIAL PRIMARY KEY"
+    real = "DOUBLE PRECISION"
+    claim_lock = " FOR UPDATE SKIP LOCKED"
+
+    def __init__(self, url: str, *, max_size: int = 10) -> None:
+        self.url = url
+        self.max_size = max_size
+        self.pool: Any = None
+        self._conn: contextvars.ContextVar[Any] = contextvars.ContextVar(
+            f"foldgraph_pg_{id(self)}", default=None
+        )
+
+    async def open(self) -> None:
+        from psycopg_pool import AsyncConnectionPool
+
+        self.pool = AsyncConnectionPool(
+            self.url, min_size=1, max_size=self.max_size, kwargs={"autocommit": True}, open=False
+        )
+        await self.pool.open(wait=True)
+
+    async def close(self) -> None:
+        if self.pool is not None:
+            await self.pool.close()
+
+    async def setup(self) -> None:
+        async with self._tx():
+            await self._execute("SELECT pg_advisory_xact_lock(%s)", [_SETUP_LOCK])
+            for statement in self._schema():
+                await self._execute(statement)
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        conn = self._conn.get()
+        if conn is not None:
+            yield conn
+            return
+        async with self.pool.connection() as conn:
+            yield conn
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        async with self._connection() as conn:
+            cur = await conn.execute(sql, list(params))
+            return await cur.fetchall() if cur.description else []
+
+    async def _execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._connection() as conn:
+            cur = await conn.execute(sql, list(params))
+            return cur.rowcount
+
+    @contextlib.asynccontextmanager
+    async def _tx(self) -> AsyncIterator[None]:
+        if self._conn.get() is not None:
+            yield
+            return
+        async with self.pool.connection() as conn, conn.transaction():
+            token = self._conn.set(conn)
+            try:
+                yield
+            finally:
+                self._conn.reset(token)
+
+    def _json_contains(self, column: str, value: Mapping[str, Any]) -> tuple[str, list[Any]]:
+        return f"({column})::jsonb @> ?::jsonb", [dumps(dict(value))]

@@ -1,0 +1,374 @@
+"""Executing runs: a dispatcher claims queued runs and drives each graph on the event loop.
+
+Handlers never run a graph. The dispatcher claims a run when a slot of `jobs`
+is free, and the run's task streams the graph (`astream` with `subgraphs=True`
+and the modes asked for) into the queue's publish, then settles the run and its
+thread. Cancel reaches the task through the queue: the task is cancelled, so
+the graph stops at its next await, keeping every checkpoint it committed;
+`rollback` then deletes the run and the checkpoints it made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from foldgraph.server import serde
+from foldgraph.server.graphs import GraphRegistry
+from foldgraph.server.queue.base import RunOutcome, RunQueue
+from foldgraph.server.storage.base import Json, Storage, now_iso
+from foldgraph.server.streaming import EventShaper, graph_modes
+
+logger = logging.getLogger("foldgraph.server")
+
+
+class RunCancelled(Exception):
+    """Raised into a run's task when a client cancels it."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__(action)
+        self.action = action
+
+
+class Executor:
+    """Claims runs from `queue` and executes up to `jobs` of them at once."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        queue: RunQueue,
+        graphs: GraphRegistry,
+        *,
+        jobs: int = 10,
+        checkpointer: Any = None,
+    ) -> None:
+        self.storage = storage
+        self.queue = queue
+        self.graphs = graphs
+        self.jobs = jobs
+        self.checkpointer = checkpointer
+        self.worker_id = f"{os.getpid()}-{id(self):x}"
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._dispatcher: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    async def start(self) -> None:
+        for run in await self.storage.release_orphans():
+            await self._mark_thread_after_orphan(run)
+        self._dispatcher = asyncio.create_task(self._dispatch(), name="foldgraph-dispatcher")
+
+    async def stop(self) -> None:
+        self._stopping = True
+        if self._dispatcher is not None:
+            self._dispatcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._dispatcher
+        for task in list(self._tasks.values()):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def _dispatch(self) -> None:
+        while not self._stopping:
+            if len(self._tasks) >= self.jobs:
+                await self.queue.wait(None)
+                continue
+            try:
+                run = await self.queue.claim(self.worker_id)
+            except Exception:  # a database hiccup must not stop the server
+                logger.exception("claiming a run failed")
+                await asyncio.sleep(0.5)
+                continue
+            if run is None:
+                due = await self.storage.next_runnable_at()
+                timeout = None if due is None else max(due - time.time(), 0.0) + 0.001
+                await self.queue.wait(min(timeout, 5.0) if timeout is not None else 5.0)
+                continue
+            task = asyncio.create_task(self._execute(run), name=f"run-{run['run_id']}")
+            self._tasks[run["run_id"]] = task
+            task.add_done_callback(lambda _t, rid=run["run_id"]: self._finished(rid))
+
+    def _finished(self, run_id: str) -> None:
+        self._tasks.pop(run_id, None)
+        # A slot is free and the thread may have a queued run: claim again.
+        asyncio.get_running_loop().create_task(self.queue.notify())
+
+    async def _mark_thread_after_orphan(self, run: Json) -> None:
+        """A run the previous process was executing when it died: its thread is idle again."""
+        with contextlib.suppress(Exception):
+            await self.storage.patch_thread(run["thread_id"], {"status": "idle"})
+            await self.queue.close(run["run_id"], RunOutcome("interrupted", b"null"))
+
+    # -- one run -----------------------------------------------------------------------
+
+    async def _execute(self, run: Json) -> None:
+        run_id = run["run_id"]
+        kwargs = run["kwargs"]
+        task = asyncio.current_task()
+        assert task is not None
+        cancel_action: list[str] = []
+
+        def cancel(action: str) -> None:
+            cancel_action.append(action)
+            task.cancel()
+
+        unregister = self.queue.on_cancel(run_id, cancel)
+        shaper = EventShaper(kwargs.get("stream_mode") or ["values"], bool(kwargs.get("subgraphs")))
+        output: Any = None
+        assistant: Json | None = None
+        graph = None
+        config: dict[str, Any] = {}
+        try:
+            await self.queue.publish(
+                run_id,
+                "metadata",
+                serde.dumps({"run_id": run_id, "attempt": run.get("attempt", 1)}),
+            )
+            assistant = await self.storage.get_assistant(run["assistant_id"])
+            if assistant is None:
+                raise LookupError(f"assistant {run['assistant_id']} was deleted")
+            config = run_config(run, assistant)
+            async with self.graphs.open(assistant["graph_id"], config) as graph:
+                options = {
+                    "context": {**(assistant.get("context") or {}), **(kwargs.get("context") or {})}
+                    or None,
+                    "stream_mode": graph_modes(shaper.modes),
+                    "subgraphs": True,
+                    "interrupt_before": kwargs.get("interrupt_before"),
+                    "interrupt_after": kwargs.get("interrupt_after"),
+                    "durability": kwargs.get("durability") or "async",
+                }
+                if "events" in shaper.modes:
+                    stream = self._with_events(graph, run_id, run_input(kwargs), config, options)
+                else:
+                    stream = graph.astream(run_input(kwargs), config, **options)
+                async for ns, mode, chunk in stream:
+                    if mode == "values" and not ns:
+                        output = chunk
+                    for event, data in shaper.shape(ns, mode, chunk, config):
+                        await self.queue.publish(run_id, event, data)
+                await self._settle(run, graph, config, "success", None, output)
+        except asyncio.CancelledError:
+            # A client's cancel, or the server stopping: the run ends `interrupted` either way
+            # (its committed steps are kept; the thread resumes from its last checkpoint).
+            action = cancel_action[0] if cancel_action else "interrupt"
+            await asyncio.shield(self._cancelled(run, graph, config, action))
+            if not cancel_action:
+                raise
+        except Exception as err:  # the graph failed: the run ends `error`, the server goes on
+            logger.info("run %s failed: %s: %s", run_id, type(err).__name__, err)
+            await self.queue.publish(run_id, "error", serde.dumps(serde.error_json(err)))
+            await self._settle(run, graph, config, "error", err, output)
+        finally:
+            unregister()
+
+    async def _with_events(
+        self, graph: Any, run_id: str, input: Any, config: Any, options: dict[str, Any]
+    ) -> Any:
+        """The `events` mode: publish every callback event of `astream_events(version="v2")`,
+        and pass on the root graph's own stream chunks (its `on_chain_stream` events)."""
+        async for event in graph.astream_events(input, config, version="v2", **options):
+            await self.queue.publish(run_id, "events", serde.dumps(event))
+            if event["event"] == "on_chain_stream" and not event.get("parent_ids"):
+                chunk = event["data"].get("chunk")
+                if isinstance(chunk, tuple) and len(chunk) == 3:
+                    yield chunk
+
+    async def _settle(
+        self,
+        run: Json,
+        graph: Any,
+        config: Mapping[str, Any],
+        status: str,
+        error: BaseException | None,
+        output: Any,
+    ) -> None:
+        """Store how the run ended, update its thread, and answer `wait` / `join`."""
+        run_id, thread_id = run["run_id"], run["thread_id"]
+        kwargs = run["kwargs"]
+        thread_changes: dict[str, Any] = {"status": "idle"}
+        if graph is not None:
+            try:
+                state = await graph.aget_state(_latest(config))
+                values = serde.to_plain(state.values)
+                interrupts = {
+                    t.id: [serde.to_plain(serde.interrupt_json(i)) for i in t.interrupts]
+                    for t in state.tasks
+                    if t.interrupts
+                }
+                thread_changes.update(
+                    state_values=values,
+                    interrupts=interrupts,
+                    error=serde.error_json(error) if error is not None else None,
+                    has_state=1,
+                    state_updated_at=now_iso(),
+                )
+                if error is not None:
+                    thread_changes["status"] = "error"
+                elif state.next:
+                    thread_changes["status"] = "interrupted"
+            except Exception:
+                logger.exception("reading the state after run %s failed", run_id)
+                if error is not None:
+                    thread_changes["status"] = "error"
+        if error is not None:
+            answer = serde.dumps({"__error__": serde.error_json(error)})
+        else:
+            answer = serde.dumps(output)
+        await self.storage.set_run_status(run_id, status)
+        temporary = kwargs.get("temporary")
+        if temporary:
+            await self._delete_thread(thread_id)
+        else:
+            await self._patch_thread_if_idle(thread_id, thread_changes)
+        # The `end` event the SDK documents: it tells a client the run is over, so the SDK
+        # does not ask for the run's status before it stops reading.
+        await self.queue.publish(run_id, "end", serde.dumps({"run_id": run_id, "status": status}))
+        await self.queue.close(run_id, RunOutcome(status, answer))
+        webhook = kwargs.get("webhook")
+        if webhook:
+            record = {**run, "status": status, "updated_at": now_iso()}
+            record.pop("attempt", None)
+            asyncio.get_running_loop().create_task(_call_webhook(webhook, record))
+
+    async def _patch_thread_if_idle(self, thread_id: str, changes: dict[str, Any]) -> None:
+        # Another run queued on the thread keeps it busy.
+        others = [r for r in await self.storage.active_runs(thread_id) if r["status"] == "pending"]
+        if others:
+            changes = {**changes, "status": "busy"}
+        with contextlib.suppress(LookupError):
+            await self.storage.patch_thread(thread_id, changes)
+
+    async def _cancelled(
+        self, run: Json, graph: Any, config: Mapping[str, Any], action: str
+    ) -> None:
+        run_id = run["run_id"]
+        if action == "rollback":
+            await self.rollback(run, graph)
+            await self.queue.publish(
+                run_id, "end", serde.dumps({"run_id": run_id, "status": "interrupted"})
+            )
+            await self.queue.close(run_id, RunOutcome("interrupted", b"null"))
+            return
+        await self._settle(run, graph, config, "interrupted", None, None)
+
+    async def rollback(self, run: Json, graph: Any = None) -> None:
+        """Delete `run`; its thread's latest state becomes the one from before the run.
+
+        The checkpoints the run made stay in history as a branch (history is never
+        rewritten); a copy of the checkpoint the run started from becomes the newest.
+        """
+        run_id, thread_id = run["run_id"], run["thread_id"]
+        saver = self.checkpointer
+        if saver is not None:
+            made = [
+                t
+                async for t in saver.alist(
+                    {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}},
+                    filter={"run_id": run_id},
+                )
+            ]
+            if made:
+                before = made[-1].parent_config
+                if before is None:
+                    await saver.adelete_thread(thread_id)
+                elif graph is not None:
+                    await graph.aupdate_state(before, None, as_node="__copy__")
+        # Only now may the thread's next run be claimed: it starts from the restored state.
+        await self.storage.delete_run(run_id)
+        changes: dict[str, Any] = {"status": "idle"}
+        if graph is not None:
+            state = await graph.aget_state(
+                {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+            )
+            changes.update(state_values=serde.to_plain(state.values) if state.config else None)
+        await self._patch_thread_if_idle(thread_id, changes)
+
+    async def _delete_thread(self, thread_id: str) -> None:
+        await self.storage.delete_thread(thread_id)
+        if self.checkpointer is not None:
+            with contextlib.suppress(Exception):
+                await self.checkpointer.adelete_thread(thread_id)
+
+
+def _latest(config: Mapping[str, Any]) -> dict[str, Any]:
+    conf = {
+        k: v
+        for k, v in config.get("configurable", {}).items()
+        if k not in ("checkpoint_id", "checkpoint_ns", "checkpoint_map")
+    }
+    return {**config, "configurable": conf}
+
+
+def run_config(run: Json, assistant: Json) -> dict[str, Any]:
+    """The `RunnableConfig` a run executes with: the assistant's config under the run's."""
+    kwargs = run["kwargs"]
+    base = assistant.get("config") or {}
+    given = kwargs.get("config") or {}
+    config: dict[str, Any] = {**base, **{k: v for k, v in given.items() if k != "configurable"}}
+    configurable = {**(base.get("configurable") or {}), **(given.get("configurable") or {})}
+    configurable.update(
+        thread_id=run["thread_id"],
+        run_id=run["run_id"],
+        graph_id=assistant["graph_id"],
+        assistant_id=assistant["assistant_id"],
+    )
+    checkpoint = kwargs.get("checkpoint") or {}
+    if kwargs.get("checkpoint_id"):
+        configurable["checkpoint_id"] = kwargs["checkpoint_id"]
+    for key in ("checkpoint_id", "checkpoint_ns", "checkpoint_map"):
+        if checkpoint.get(key):
+            configurable[key] = checkpoint[key]
+    config["configurable"] = configurable
+    config["metadata"] = {
+        **(base.get("metadata") or {}),
+        **(given.get("metadata") or {}),
+        **(run.get("metadata") or {}),
+        "graph_id": assistant["graph_id"],
+        "assistant_id": assistant["assistant_id"],
+        "thread_id": run["thread_id"],
+        "run_id": run["run_id"],
+        "run_attempt": run.get("attempt", 1),
+    }
+    return config
+
+
+def run_input(kwargs: Mapping[str, Any]) -> Any:
+    """The run's input: the JSON input, or a `Command` built from `command`."""
+    command = kwargs.get("command")
+    if not command:
+        return kwargs.get("input")
+    from foldgraph.types import Command, Send
+
+    goto = command.get("goto")
+    if goto is not None:
+        goto = [
+            Send(g["node"], g.get("input")) if isinstance(g, dict) else g
+            for g in (goto if isinstance(goto, list) else [goto])
+        ]
+    update = command.get("update")
+    if isinstance(update, list):
+        update = [tuple(u) for u in update]
+    return Command(
+        update=update,
+        resume=command.get("resume"),
+        goto=goto if goto is not None else (),
+    )
+
+
+async def _call_webhook(url: str, run: Json) -> None:
+    """POST the ended run's record to `url`; a failing webhook is logged, never raised."""
+    try:
+        import httpx
+
+        async with httpx.AsyncClient(timeout=10) as client:
+            await client.post(
+                url, content=serde.dumps(run), headers={"Content-Type": "application/json"}
+            )
+    except Exception:
+        logger.warning("webhook %s for run %s failed", url, run["run_id"])

@@ -1,0 +1,22 @@
+"""A real server per test module: `foldgraph dev` in a subprocess on a free 127.0.0.1 port.
+
+The server serves `project/langgraph.json` with its data in a temporary SQLite file;
+it is stopped by its pid when the module's tests are done, whatever happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from server_process import Server, dev_args
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("server") / "server.sqlite"
+    srv = Server(dev_args(db), env={"FOLDGRAPH_MAX_BODY_BYTES": "100000"}).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
