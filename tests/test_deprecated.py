@@ -312,6 +312,7 @@ def test_pregel_types_module() -> None:
     from foldgraph.types import StateSnapshot
 
     sys.modules.pop("foldgraph.pregel.types", None)
+    sys.modules.pop(f"{ROOT}.pregel.types", None)  # the module itself, when it is LangGraph's
     message = (
         f"Importing from {ROOT}.pregel.types is deprecated. "
         f"Please use 'from {ROOT}.types import ...' instead."

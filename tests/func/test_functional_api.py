@@ -862,11 +862,8 @@ def test_parallel_task_calls_stream_their_starts_when_made() -> None:
         ("result" if "result" in e else "start", e["name"])
         for e in flow.stream(3, thread("modes-tasks"), stream_mode="tasks")
     ]
-    assert events == [
-        ("start", "flow"),
-        ("start", "slow"),
-        ("start", "fast"),
-        ("result", "fast"),
-        ("result", "slow"),
-        ("result", "flow"),
-    ]
+    # Starts stream as the calls are made; `slow` may finish as soon as `fast` has set
+    # the event, before `fast` returns, so the two results come in either order.
+    assert events[:3] == [("start", "flow"), ("start", "slow"), ("start", "fast")]
+    assert sorted(events[3:5]) == [("result", "fast"), ("result", "slow")]
+    assert events[5:] == [("result", "flow")]
