@@ -21,7 +21,9 @@ import pytest
 import foldgraph.alias as alias
 import foldgraph.graph
 
-pytestmark = pytest.mark.foldgraph_only("foldgraph.alias serves langgraph from foldgraph")
+pytestmark = pytest.mark.foldgraph_only(
+    "LangGraph: is the package the alias serves, and has no alias of its own"
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SUBPROCESS_TIMEOUT_S = 120

@@ -43,6 +43,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "foldgraph.stream",
             "foldgraph.warnings",
             "foldgraph._deprecated",
+            "foldgraph.typing",
         ),
     ),
     ("shell", ("foldgraph._shell",)),

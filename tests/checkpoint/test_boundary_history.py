@@ -17,6 +17,7 @@ LangGraph keeps history unchanged only with `durability="sync"` and has no
 saver (see conftest).
 """
 
+import operator
 from typing import Annotated
 
 import pydantic
@@ -199,3 +200,36 @@ def test_ids_given_to_the_callers_messages_change_nothing_stored(durability, sav
     assert message.id is not None
     assert out["messages"][0] is message
     assert app.verify_replay(_cfg()).ok
+
+
+class Items(TypedDict):
+    items: Annotated[list, operator.add]
+
+
+def test_an_item_written_twice_and_changed_in_between_is_named_at_its_first_checkpoint(
+    durability, saver_kind
+):
+    # Each object's fingerprint is taken once per run (the same dict appended again costs
+    # a lookup): a change in between is still named, at the first checkpoint holding it.
+    def first(state):
+        return {"items": [{"k": [1]}]}
+
+    def second(state):
+        item = state["items"][0]  # below the top level: the stored dict itself
+        item["k"].append(2)
+        return {"items": [item]}
+
+    app, out = _run(Items, first, second, {"items": []}, durability)
+    assert out == {"items": [{"k": [1, 2]}, {"k": [1, 2]}]}
+    report = app.verify_replay(_cfg())
+    if saver_kind != "memory" and report.ok:
+        return  # serialised before the change
+    assert not report.ok
+    ids = {
+        s.metadata["step"]: s.config["configurable"]["checkpoint_id"]
+        for s in app.get_state_history(_cfg())
+    }
+    step = 2 if durability == "exit" else 1
+    if saver_kind == "memory":
+        assert (report.divergence.field, report.divergence.keys) == ("seals", ("items",))
+        assert (report.divergence.step, report.divergence.checkpoint_id) == (step, ids[step])

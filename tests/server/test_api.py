@@ -6,6 +6,7 @@ One server serves the whole module (see conftest); every test makes its own thre
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import uuid
 
@@ -423,3 +424,106 @@ def test_events_mode_streams_callback_events(client) -> None:
     assert ("on_chain_end", "a") in kinds
     assert kinds[-1] == ("on_chain_end", "LangGraph")
     assert {p.event for p in parts} == {"metadata", "events", "end"}
+
+
+def test_messages_modes_stream_model_tokens(client) -> None:
+    thread = client.threads.create()
+    tid = thread["thread_id"]
+    parts = list(
+        client.runs.stream(
+            tid,
+            "chat",
+            input={"messages": [{"role": "user", "content": "hi"}]},
+            stream_mode="messages-tuple",
+        )
+    )
+    tokens = [p.data for p in parts if p.event == "messages"]
+    assert "".join(chunk["content"] for chunk, _ in tokens) == "hello there"
+    assert {meta["langgraph_node"] for _, meta in tokens} == {"reply"}
+    legacy = list(
+        client.runs.stream(
+            tid,
+            "chat",
+            input={"messages": [{"role": "user", "content": "again"}]},
+            stream_mode="messages",
+        )
+    )
+    names = [p.event for p in legacy]
+    assert names[1] == "messages/metadata"
+    partials = [p.data[0]["content"] for p in legacy if p.event == "messages/partial"]
+    assert partials[-1] == "hello there"
+    assert partials[0] != partials[-1]
+
+
+def test_meta_endpoints(server) -> None:
+    raw = httpx.Client(base_url=server.url, timeout=10)
+    assert raw.get("/ok").json() == {"ok": True, "services": {}}
+    assert raw.get("/info").json()["flags"]["assistants"] is True
+    spec = raw.get("/openapi.json").json()
+    assert spec["openapi"].startswith("3.")
+    assert "post" in spec["paths"]["/threads/{thread_id}/runs/stream"]
+    docs = raw.get("/docs")
+    assert docs.status_code == 200 and "/openapi.json" in docs.text
+
+
+def test_after_seconds_delays_the_run(client) -> None:
+    thread = client.threads.create()
+    started = time.monotonic()
+    run = client.runs.create(thread["thread_id"], "chain", input={"n": 1}, after_seconds=1)
+    time.sleep(0.3)
+    assert client.runs.get(thread["thread_id"], run["run_id"])["status"] == "pending"
+    client.runs.join(thread["thread_id"], run["run_id"])
+    assert time.monotonic() - started >= 1.0
+    assert client.runs.get(thread["thread_id"], run["run_id"])["status"] == "success"
+
+
+def test_on_disconnect_cancel_stops_the_run(server, client) -> None:
+    thread = client.threads.create()
+    body = {"assistant_id": "slow", "input": {"n": 5}, "on_disconnect": "cancel"}
+    with httpx.Client(base_url=server.url, timeout=10) as raw:
+        with raw.stream("POST", f"/threads/{thread['thread_id']}/runs/stream", json=body) as r:
+            run_id = r.headers["content-location"].rsplit("/", 1)[-1]
+            next(r.iter_raw())
+    _wait_status(client, thread["thread_id"], run_id, "interrupted")
+
+
+def test_an_unknown_checkpoint_reads_as_an_empty_state(client) -> None:
+    thread = client.threads.create()
+    client.runs.wait(thread["thread_id"], "chain", input={"n": 1})
+    missing = str(uuid.uuid4())
+    state = client.threads.get_state(thread["thread_id"], checkpoint_id=missing)
+    assert (state["values"], state["next"], state["checkpoint_id"]) == ({}, [], missing)
+
+
+def test_thread_stream_follows_every_run_on_the_thread(server, client) -> None:
+    import threading
+
+    thread = client.threads.create()
+    seen: list[tuple[str, object]] = []
+    listening = threading.Event()
+
+    def listen() -> None:
+        with httpx.Client(base_url=server.url, timeout=20) as raw:
+            url = f"/threads/{thread['thread_id']}/stream"
+            with raw.stream("GET", url, params={"stream_mode": "values"}) as r:
+                listening.set()
+                lines = r.iter_lines()
+                for line in lines:
+                    if line.startswith("event: "):
+                        event = line.removeprefix("event: ")
+                        data = next(lines).removeprefix("data: ")
+                        seen.append((event, json.loads(data)))
+                        if sum(e == "end" for e, _ in seen) == 2:
+                            return
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    assert listening.wait(10)
+    time.sleep(0.2)
+    client.runs.wait(thread["thread_id"], "chain", input={"n": 1})
+    client.runs.wait(thread["thread_id"], "chain", input={"n": 5})
+    listener.join(timeout=20)
+    assert not listener.is_alive()
+    values = [data["n"] for event, data in seen if event == "values"]
+    assert values == [1, 2, 2, 2, 5, 6, 6, 6]
+    assert [e for e, _ in seen if e not in ("values",)] == ["end", "end"]

@@ -116,3 +116,21 @@ def test_a_langgraph_file_needs_the_alias_and_runs_with_it(tmp_path) -> None:
         assert client.runs.wait(None, "agent", input={"items": []}) == {"items": ["hello"]}
     finally:
         server.stop()
+
+
+def test_unsupported_settings_are_reported(tmp_path) -> None:
+    from foldgraph.server.config import parse_config
+
+    raw = {
+        "graphs": {"g": "./g.py:graph"},
+        "checkpointer": {"ttl": {"default_ttl": 60}},
+        "store": {"index": {}, "bogus": 1},
+        "http": {"disable_mcp": True},
+        "python_version": "3.11",
+    }
+    assert parse_config(raw, tmp_path).warnings == (
+        "langgraph.json: 'http.disable_mcp' is not supported by foldgraph and is ignored",
+        "langgraph.json: 'checkpointer' settings (ttl) are not supported by foldgraph and are "
+        "ignored: the server keeps every checkpoint in its database (see --database-url)",
+        "langgraph.json: unknown key 'store.bogus' is ignored",
+    )

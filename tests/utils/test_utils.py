@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import pytest
 
@@ -68,3 +68,41 @@ def test_config_helpers() -> None:
         None,
         {},
     )
+
+
+def test_a_runnable_callable_node_is_called_as_its_function_sync_or_async() -> None:
+    import asyncio
+    from typing import TypedDict
+
+    from langchain_core.runnables import RunnableLambda
+
+    from foldgraph.graph import START, StateGraph
+    from foldgraph.utils.runnable import RunnableCallable
+
+    class S(TypedDict):
+        a: int
+        how: str
+
+    calls: list[str] = []
+
+    def sync(state: S, config: Any) -> dict[str, Any]:
+        calls.append(f"sync {config['configurable']['thread_id']}")
+        return {"a": state["a"] + 1, "how": "sync"}
+
+    async def asynchronous(state: S, config: Any) -> dict[str, Any]:
+        calls.append(f"async {config['configurable']['thread_id']}")
+        return {"a": state["a"] + 1, "how": "async"}
+
+    def returns_runnable(state: S) -> Any:
+        return RunnableLambda(lambda s: {"a": s["a"] * 10})
+
+    builder = StateGraph(S)
+    builder.add_node("both", RunnableCallable(sync, asynchronous))
+    builder.add_node("then", RunnableCallable(returns_runnable))
+    builder.add_edge(START, "both")
+    builder.add_edge("both", "then")
+    graph = builder.compile()
+    config = {"configurable": {"thread_id": "x"}}
+    assert graph.invoke({"a": 1, "how": ""}, config) == {"a": 20, "how": "sync"}
+    assert asyncio.run(graph.ainvoke({"a": 1, "how": ""}, config)) == {"a": 20, "how": "async"}
+    assert calls == ["sync x", "async x"]

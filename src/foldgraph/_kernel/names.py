@@ -12,6 +12,7 @@ from typing import Final
 __all__ = [
     "CONFIG_KEY_READ",
     "CONFIG_KEY_RUNTIME",
+    "CONFIG_KEY_SEND",
     "ERROR",
     "INTERRUPT",
     "NO_WRITES",
@@ -49,8 +50,12 @@ RESERVED_WRITES: Final[frozenset[str]] = frozenset({INTERRUPT, RESUME, NO_WRITES
 NS_SEP: Final[str] = "|"
 NS_END: Final[str] = ":"
 
+CONFIG_KEY_SEND: Final[str] = "__pregel_send"
+"""Where a running task's config carries `send([(channel, value), ...])`: writes the
+task makes while it runs, applied with (before) the writes of what it returns."""
 CONFIG_KEY_READ: Final[str] = "__pregel_read"
-"""The config key LangGraph keeps its channel reader under (named, not used, here)."""
+"""Where a running task's config carries `read(channel_or_channels, fresh=False)`: the
+state the task started from, or (`fresh=True`) with the writes it sent so far."""
 CONFIG_KEY_RUNTIME: Final[str] = "__pregel_runtime"
 """Where a config carries the run's `Runtime`."""
 
@@ -66,7 +71,7 @@ RESERVED: Final[frozenset[str]] = frozenset(
         NO_WRITES,
         "__snapshot_bumps__",
         # keys of config["configurable"] the runner uses
-        "__pregel_send",
+        CONFIG_KEY_SEND,
         CONFIG_KEY_READ,
         "__pregel_checkpointer",
         "__pregel_stream",

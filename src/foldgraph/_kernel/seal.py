@@ -69,7 +69,11 @@ ATOMS = _IMMUTABLE
 """Types whose values cannot change in place: their fingerprint is 0."""
 _STORED = frozenset({FrozenList, FrozenDict, FrozenSet, Vector, list, dict, tuple, set, frozenset})
 _FLATTENABLE = frozenset({FrozenList, FrozenDict, list, dict, tuple})
-"""Containers: pickled inline wherever they are, never remembered (they are copied)."""
+"""Containers: pickled inline where they are nested in a value."""
+_STORED_FORMS = frozenset({FrozenList, FrozenDict, FrozenSet, Vector})
+"""The forms a snapshot keeps its own top level in: sealed incrementally or once each, never
+remembered. Anything else sealed whole (an item of a list, a value written) is remembered
+per run: the same dict appended again costs a lookup, not a pickle of its content."""
 
 
 _MODEL_TYPES: dict[type, bool] = {}
@@ -231,7 +235,7 @@ def _fingerprinter(memo: dict[int, tuple[Any, int]] | None) -> Fingerprint:
         t = type(value)
         if t in _IMMUTABLE:
             return 0
-        if memo is not None and t not in _STORED:
+        if memo is not None and t not in _STORED_FORMS:
             hit = memo.get(id(value))
             if hit is not None and hit[0] is value:
                 return hit[1]
@@ -240,7 +244,7 @@ def _fingerprinter(memo: dict[int, tuple[Any, int]] | None) -> Fingerprint:
         except _Cycle:
             active.clear()
             return _plain(value)  # not remembered: reached again, it takes the same path
-        if memo is not None and t not in _STORED:
+        if memo is not None and t not in _STORED_FORMS:
             memo[id(value)] = (value, got)
         return got
 

@@ -109,6 +109,12 @@ class NodeAction:
     is_runnable: bool = False
     inject: tuple[str, ...] = ()
     is_subgraph: bool = False
+    atarget: Any = attrs.field(default=None, eq=False)
+    """The async twin of a sync `target` (a `RunnableCallable(func, afunc)`), for `acall`."""
+    ainject: tuple[str, ...] = ()
+    recurse: bool = False
+    """A Runnable the function returns is invoked with the node's input (`RunnableCallable`'s
+    `recurse`, which LangGraph's function nodes have)."""
 
     def _kwargs(self, scope: Any) -> dict[str, Any]:
         return injected(self.inject, scope)
@@ -124,16 +130,32 @@ class NodeAction:
                 "(ainvoke, astream, etc.)"
             )
         if self.inject:
-            return self.target(state, **self._kwargs(scope))
-        return self.target(state)
+            out = self.target(state, **self._kwargs(scope))
+        else:
+            out = self.target(state)
+        if self.recurse and isinstance(out, Runnable):
+            return out.invoke(state, scope.config)
+        return out
 
     async def acall(self, state: Any, scope: Any) -> Any:
         if self.is_runnable:
             return await self.target.ainvoke(state, scope.config)
+        if self.atarget is not None:
+            if self.ainject:
+                out = await self.atarget(state, **injected(self.ainject, scope))
+            else:
+                out = await self.atarget(state)
+            if self.recurse and isinstance(out, Runnable):
+                return await out.ainvoke(state, scope.config)
+            return out
         if self.is_async:
             if self.inject:
-                return await self.target(state, **self._kwargs(scope))
-            return await self.target(state)
+                out = await self.target(state, **self._kwargs(scope))
+            else:
+                out = await self.target(state)
+            if self.recurse and isinstance(out, Runnable):
+                return await out.ainvoke(state, scope.config)
+            return out
         import contextvars
 
         ctx = contextvars.copy_context()
@@ -144,6 +166,24 @@ class NodeAction:
 
 def action_for(obj: Any, name: str, *, is_subgraph: bool = False) -> NodeAction:
     """Normalise a node given to `add_node` (`is_subgraph`: the builder saw a compiled graph)."""
+    as_functions = getattr(type(obj), "_as_node_functions", None)
+    functions = as_functions(obj) if as_functions is not None else None
+    if functions is not None:
+        # A `RunnableCallable`: what LangGraph makes of a function given as a node, so
+        # called as one, with the node's own chain run (and no second one inside it).
+        func, afunc, recurse = functions
+        if func is None:
+            return NodeAction(
+                name=name, target=afunc, is_async=True, inject=_injections(afunc), recurse=recurse
+            )
+        return NodeAction(
+            name=name,
+            target=func,
+            inject=_injections(func),
+            atarget=afunc,
+            ainject=_injections(func),  # LangGraph injects what `func` declares into both
+            recurse=recurse,
+        )
     if isinstance(obj, Runnable):
         return NodeAction(name=name, target=obj, is_runnable=True, is_subgraph=is_subgraph)
     if not callable(obj):

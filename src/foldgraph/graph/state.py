@@ -8,7 +8,7 @@ import typing
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import timedelta
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, Self
 
 import attrs
 import typing_extensions
@@ -47,13 +47,9 @@ from foldgraph.types import (
     TracePolicy,
     ensure_valid_checkpointer,
 )
+from foldgraph.typing import ContextT, InputT, OutputT, StateT
 
 __all__ = ["CompiledStateGraph", "StateGraph"]
-
-StateT = TypeVar("StateT")
-ContextT = TypeVar("ContextT")
-InputT = TypeVar("InputT")
-OutputT = TypeVar("OutputT")
 
 
 @attrs.frozen(slots=True)
@@ -179,13 +175,17 @@ def channel_for(key: str, annotation: Any) -> BaseChannel | str:
         return kind
     if typing.get_origin(annotation) is typing.Annotated:
         base, *meta = typing.get_args(annotation)
+        # A channel may sit anywhere among the extras, as in LangGraph (langchain's
+        # agent state writes `Annotated[int, UntrackedValue, PrivateStateAttr]`);
+        # a reducer only last.
+        for item in meta:
+            if isinstance(item, DeltaChannel):
+                return item.retyped(_strip_qualifiers(base)).named(key)
+            if isinstance(item, BaseChannel):
+                return item.named(key)
+            if isinstance(item, type) and issubclass(item, BaseChannel):
+                return item(base).named(key)
         last = meta[-1]
-        if isinstance(last, DeltaChannel):
-            return last.retyped(base).named(key)
-        if isinstance(last, BaseChannel):
-            return last.named(key)
-        if isinstance(last, type) and issubclass(last, BaseChannel):
-            return last(base).named(key)
         if callable(last):
             ok, sig = _reducer_arity_ok(last)
             if not ok:
@@ -643,7 +643,9 @@ def join_channel(starts: Sequence[str], end: str) -> str:
     return f"join:{'+'.join(starts)}:{end}"
 
 
-class CompiledStateGraph(Pregel, Generic[StateT, ContextT, InputT, OutputT]):
+class CompiledStateGraph(
+    Pregel[StateT, ContextT, InputT, OutputT], Generic[StateT, ContextT, InputT, OutputT]
+):
     """A `StateGraph` ready to run: the kernel spec plus how to call each node."""
 
     def __init__(
@@ -817,7 +819,10 @@ def _build(
     state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
     input_keys = [k for k in builder.schemas[builder.input_schema] if k in builder.channels]
 
-    message_keys = frozenset(
+    # DeltaChannels replay their saved writes on each read, so the messages written
+    # to them get ids before they are kept, whatever their reducer (as in LangGraph).
+    delta_keys = frozenset(k for k, c in builder.channels.items() if isinstance(c, DeltaChannel))
+    message_keys = delta_keys | frozenset(
         k
         for k, c in builder.channels.items()
         if isinstance(c, BinaryOperatorAggregate) and c.monoid.name == "add_messages"
@@ -842,6 +847,7 @@ def _build(
         branches=tuple(builder.branches.get(START, {}).items()),
         state_keys=tuple(state_keys),
         message_keys=message_keys,
+        delta_keys=delta_keys,
         branch_reads=branch_reads(START, builder.state_schema),
         strict_updates=strict_updates,
     )
@@ -878,6 +884,7 @@ def _build(
             state_keys=state_tuple,
             root=root,
             message_keys=message_keys,
+            delta_keys=delta_keys,
             retry_policy=node.retry_policy,
             cache_policy=node.cache_policy,
             metadata=node.metadata or {},

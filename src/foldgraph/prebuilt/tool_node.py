@@ -57,8 +57,8 @@ from typing_extensions import TypeVar, Unpack
 
 # CONF, CONFIG_KEY_READ, BaseStore, RunnableCallable, ServerInfo and is_invalid_resume
 # are importable from here, as from LangGraph's module.
-from foldgraph._kernel.names import CONFIG_KEY_READ  # noqa: F401
-from foldgraph.constants import CONF  # noqa: F401
+from foldgraph._kernel.names import CONFIG_KEY_READ
+from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, is_invalid_resume  # noqa: F401
 from foldgraph.graph.message import REMOVE_ALL_MESSAGES
 from foldgraph.prebuilt._finished_calls import FinishedCalls, TaskKey, task_key
@@ -612,7 +612,7 @@ class ToolNode(Runnable[Any, Any]):
                 return list(message.tool_calls), input_type
         raise ValueError("No AIMessage found in input")
 
-    def _state_of(self, input: Any) -> Any:
+    def _state_of(self, input: Any, config: RunnableConfig) -> Any:
         if isinstance(input, dict) and input.get("__type") == "tool_call_with_context":
             return input["state"]
         if (
@@ -622,15 +622,19 @@ class ToolNode(Runnable[Any, Any]):
             and isinstance(input[-1], dict)
             and input[-1].get("type") == "tool_call"
         ):
-            # Bare tool calls carry no state (LangGraph reads channels here only for
-            # its own Send payload form, which foldgraph's create_react_agent does not use).
-            return {}
+            # Bare tool calls (langchain's create_agent sends each call so) carry no
+            # state: as LangGraph, read the graph's state channels with this task's
+            # writes so far, or nothing outside a graph.
+            read = config.get(CONF, {}).get(CONFIG_KEY_READ)
+            if read is None:
+                return {}
+            return read(list(read.channels), True)
         return input
 
     def _runtimes(
         self, input: Any, calls: list[ToolCall], config: RunnableConfig, runtime: Runtime[Any]
     ) -> list[ToolRuntime]:
-        state = self._state_of(input)
+        state = self._state_of(input, config)
         tools = list(self._tools_by_name.values())
         configs = get_config_list(config, len(calls)) if len(calls) > 1 else [config]
         return [

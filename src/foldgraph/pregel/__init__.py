@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
@@ -49,6 +49,7 @@ from foldgraph.pregel._state_api import StateAPI
 from foldgraph.pregel._stream import SKIP, deliver, invoke_output, raise_nested_interrupts
 from foldgraph.runtime import RunControl
 from foldgraph.types import RetryPolicy
+from foldgraph.typing import ContextT, InputT, OutputT, StateT
 
 __all__ = ["NodeBuilder", "NodeRunner", "Pregel"]
 
@@ -59,8 +60,11 @@ def _as_names(channels: str | Sequence[str]) -> list[str]:
     return [channels] if isinstance(channels, str) else list(channels)
 
 
-class Pregel(GraphCore, StateAPI, Runnable[Any, Any]):
+class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
     """A compiled graph, runnable: invoke, stream, and their async twins.
+
+    Generic as LangGraph's (`Pregel[StateT, ContextT, InputT, OutputT]`, the last
+    three defaulted), for the annotations of code built on it.
 
     Each run flows one way: `make_run` prepares it, `drive`/`adrive` execute its
     supersteps, `deliver` shapes what it streams, `invoke_output` what it returns.

@@ -119,6 +119,9 @@ class NodeRunner:
     input_keys: tuple[str, ...] = ()
     root: bool = False
     message_keys: frozenset[str] = frozenset()
+    """Channels whose written messages get ids: add_messages ones and DeltaChannels."""
+    delta_keys: frozenset[str] = frozenset()
+    """The DeltaChannels among `message_keys` (their reducer may be anything)."""
     node_names: frozenset[str] = frozenset()
     strict_updates: bool = False
     """Reject updates to keys the state does not declare (LangGraph drops them)."""
@@ -150,6 +153,7 @@ class NodeRunner:
             and not action.is_runnable
             and not action.is_async
             and not action.inject
+            and not action.recurse
             and self.retry_policy is None
             and self.timeout is None
         )
@@ -167,6 +171,7 @@ class NodeRunner:
         branches: tuple[tuple[str, Branch], ...],
         state_keys: tuple[str, ...],
         message_keys: frozenset[str] = frozenset(),
+        delta_keys: frozenset[str] = frozenset(),
         branch_reads: tuple[BranchRead, ...] = (),
         strict_updates: bool = False,
     ) -> NodeRunner:
@@ -175,6 +180,7 @@ class NodeRunner:
             branch_reads=branch_reads,
             strict_updates=strict_updates,
             message_keys=message_keys,
+            delta_keys=delta_keys,
             action=None,
             input_keys=input_keys,
             static_writes=static_writes,
@@ -416,7 +422,10 @@ class NodeRunner:
         out = pairs
         for i, (key, value) in enumerate(pairs):
             if key in self.message_keys:
-                with_ids = give_message_ids(value)
+                if key in self.delta_keys:
+                    with_ids = stamp_message_ids(value)
+                else:
+                    with_ids = give_message_ids(value)
                 if with_ids is not value:
                     if out is pairs:
                         out = list(pairs)
@@ -503,6 +512,52 @@ def give_message_ids(value: Any) -> Any:
         if message.id is None:
             message.id = str(uuid.uuid4())
     return converted if isinstance(value, list) else converted[0]
+
+
+def stamp_message_ids(value: Any) -> Any:
+    """Ids for the messages written to a DeltaChannel of any reducer (LangGraph's rule).
+
+    Message objects get a uuid4 in place; a message given as a dict (role or type
+    set) gets one too: alone, as a copy of the dict with an id, and in a list, as a
+    message. Anything else is left for the reducer. Returns `value`, or a copy of
+    its list when a dict in it became a message.
+    """
+    if isinstance(value, Overwrite):
+        inner = value.value
+        if isinstance(inner, list | tuple):
+            for item in inner:
+                _stamp(item)
+        return value
+    if isinstance(value, list):
+        out = [_listed_with_id(item) for item in value]
+        return value if all(a is b for a, b in zip(out, value, strict=True)) else out
+    if isinstance(value, dict) and _is_message_dict(value) and not value.get("id"):
+        return {**value, "id": str(uuid.uuid4())}
+    _stamp(value)
+    return value
+
+
+def _is_message_dict(item: dict[str, Any]) -> bool:
+    return item.get("role") in _MESSAGE_ROLES or item.get("type") in _MESSAGE_TYPES
+
+
+_MESSAGE_ROLES = frozenset({"user", "human", "assistant", "ai", "tool", "system", "function"})
+_MESSAGE_TYPES = frozenset({"human", "ai", "tool", "system", "function", "remove"})
+
+
+def _listed_with_id(item: Any) -> Any:
+    if isinstance(item, dict) and _is_message_dict(item):
+        (message,) = coerce_messages([item])
+        if not message.id:
+            message.id = str(uuid.uuid4())
+        return message
+    _stamp(item)
+    return item
+
+
+def _stamp(item: Any) -> None:
+    if isinstance(item, BaseMessage) and item.id is None:
+        item.id = str(uuid.uuid4())
 
 
 def route_writes(runner: NodeRunner, results: Sequence[Any]) -> Writes:

@@ -16,7 +16,7 @@ from langchain_core.runnables.config import CONFIG_KEYS
 
 from foldgraph._context import TASK_SCOPE, outer_config
 from foldgraph._kernel._missing import MISSING
-from foldgraph._kernel.names import NS_END, NS_SEP
+from foldgraph._kernel.names import CONFIG_KEY_READ, CONFIG_KEY_SEND, NS_END, NS_SEP
 from foldgraph._shell.coerce import coerce_context
 from foldgraph.constants import CONF
 from foldgraph.pregel._core import GraphCore, own_namespace
@@ -247,7 +247,8 @@ def make_run(
     return run
 
 
-_NOT_INHERITED = frozenset((FG_TASK, "checkpoint_id"))
+# A nested graph's tasks get their own send/read; the caller's task's are not its own.
+_NOT_INHERITED = frozenset((FG_TASK, "checkpoint_id", CONFIG_KEY_SEND, CONFIG_KEY_READ))
 
 
 def _root_address(conf: dict[str, Any]) -> dict[str, Any]:

@@ -18,8 +18,9 @@ from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
 from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel.fold import read_fresh, read_state
 from foldgraph._kernel.frozen import thaw
-from foldgraph._kernel.names import NS_END, NS_SEP, PREVIOUS
+from foldgraph._kernel.names import CONFIG_KEY_READ, CONFIG_KEY_SEND, NS_END, NS_SEP, PREVIOUS
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
 from foldgraph._shell.node import NODE_ERROR
@@ -109,12 +110,31 @@ class _Scope(TaskScope):
             self.pushed = []
         self.pushed.extend(writes)
 
+    def read_channels(self, select: str | Sequence[str], fresh: bool = False) -> Any:
+        """LangGraph's `CONFIG_KEY_READ`: channel values as this task found them, or
+        (`fresh`) with the writes it sent while running folded in.
+
+        One name gives its value (None when empty); a list gives a dict of those that
+        hold a value. Each read is a private copy, as a node's input is.
+        """
+        run = self._run
+        keys = [select] if isinstance(select, str) else list(select)
+        spec = run.graph.spec
+        if fresh and self.pushed:
+            values = read_fresh(spec, run.snapshot, self.pushed, keys, (), run.stop)
+        else:
+            values = read_state(spec, run.snapshot, keys, (), run.stop)
+        return values.get(select) if isinstance(select, str) else values
+
     @property  # type: ignore[override]
     def config(self) -> dict[str, Any]:
         config = self._config
         if config is None:
             run = self._run
             config = self._config = _task_config(run, self._task, self._step)
+            conf = config[CONF]
+            conf[CONFIG_KEY_SEND] = self.push_writes
+            conf[CONFIG_KEY_READ] = _TaskRead(self, run.graph.state_channels)
             if run.node_errors:
                 node_error = run.node_errors.get(self._task.id)
                 if node_error is not None:
@@ -168,6 +188,23 @@ class _Scope(TaskScope):
     @scratchpad.setter
     def scratchpad(self, value: Scratchpad) -> None:
         self._pad = value
+
+
+class _TaskRead:
+    """The `CONFIG_KEY_READ` function of a task (see `_Scope.read_channels`).
+
+    `channels` names the graph's state channels: a reader of the whole state (a
+    ToolNode given bare tool calls) reads those.
+    """
+
+    __slots__ = ("channels", "scope")
+
+    def __init__(self, scope: _Scope, channels: Sequence[str]) -> None:
+        self.scope = scope
+        self.channels = channels
+
+    def __call__(self, select: str | Sequence[str], fresh: bool = False) -> Any:
+        return self.scope.read_channels(select, fresh)
 
 
 class _LazyConfig(dict):  # type: ignore[type-arg]
@@ -277,7 +314,7 @@ def _finish(
     if scope.pushed:
         result = NodeOutput(
             writes=(*scope.pushed, *result.writes),
-            updates=(*({k: v} for k, v in scope.pushed), *result.updates),
+            updates=_updates_with_pushed(graph, scope.pushed, result.updates),
             cached=result.cached,
         )
     if run.messages is not None and not runner.is_start:
@@ -300,6 +337,20 @@ def _finish(
     return TaskResult(task=task, output=result, folded=scope.folded)
 
 
+def _updates_with_pushed(
+    graph: Any, pushed: Sequence[tuple[str, Any]], updates: Sequence[dict[str, Any]]
+) -> tuple[dict[str, Any], ...]:
+    """A task's update chunk when it also sent writes while running, as LangGraph
+    shapes it from all the task's writes: one dict of them, or one dict per write
+    when a channel was written more than once."""
+    state = graph._state_set
+    pairs = [(k, v) for k, v in pushed if k in state]
+    pairs.extend(pair for update in updates for pair in update.items())
+    if len({k for k, _ in pairs}) < len(pairs):
+        return tuple({k: v} for k, v in pairs)
+    return (dict(pairs),) if pairs else ()
+
+
 def _branch_inputs(
     run: Run, runner: NodeRunner, result: NodeOutput, scope: _Scope, output: Any
 ) -> list[Any]:
@@ -310,8 +361,10 @@ def _branch_inputs(
     graph = run.graph
     folded: dict[str, Any] = {}
     snapshot = run.snapshot
+    # Writes the node sent while running (CONFIG_KEY_SEND, push_message) come first.
+    writes = (*scope.pushed, *result.writes) if scope.pushed else result.writes
     values = runner.branch_inputs(
-        graph.spec, snapshot, result.writes, graph.state_channels, output, run.stop, folded
+        graph.spec, snapshot, writes, graph.state_channels, output, run.stop, folded
     )
     if folded:
         scope.folded = (snapshot, folded)

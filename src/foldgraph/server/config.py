@@ -129,6 +129,17 @@ def parse_config(raw: Any, root: pathlib.Path, *, source: str = DEFAULT_CONFIG) 
     for key in auth:
         if key not in _AUTH_KEYS:
             warnings.append(f"{source}: unknown key 'auth.{key}' is ignored")
+    checkpointer = _section(raw, "checkpointer", source)
+    if checkpointer:
+        warnings.append(
+            f"{source}: 'checkpointer' settings ({', '.join(sorted(checkpointer))}) are not "
+            "supported by foldgraph and are ignored: the server keeps every checkpoint in its "
+            "database (see --database-url)"
+        )
+    store = _section(raw, "store", source)
+    for key in store:
+        if key not in ("index", "ttl"):
+            warnings.append(f"{source}: unknown key 'store.{key}' is ignored")
     if raw.get("ui"):
         warnings.append(f"{source}: 'ui' (generative UI components) is not served by foldgraph")
     if raw.get("webhooks"):

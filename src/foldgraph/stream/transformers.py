@@ -233,12 +233,18 @@ def _result_status(result: dict[str, Any]) -> tuple[SubgraphStatus, str | None]:
     return "completed", None
 
 
-class _SubgraphWatcher(StreamTransformer):
+class _TasksLifecycleBase(StreamTransformer):
     """Finds subgraph runs in the `tasks` events and sees them end.
 
     A subgraph starts at the first task event under its namespace (`node:task_id`)
     and ends with the result of the parent task that ran it. Task events are
     kept out of the main log: these transformers report them instead.
+
+    Subclasses give three hooks under LangGraph's names, as packages built on it
+    (langchain's subagent transformer) subclass this base too: `_should_track(ns)`,
+    `_on_started(ns, graph_name, trigger_call_id)` (the tool call that caused a
+    named agent in `self._pending_cause`) and `_on_terminal(ns, status, error)`.
+    `_lc_by_ns` keeps the first `lc_agent_name` seen at each namespace.
     """
 
     required_stream_modes = ("tasks",)
@@ -247,17 +253,17 @@ class _SubgraphWatcher(StreamTransformer):
         super().__init__(scope)
         self._seen: set[tuple[str, ...]] = set()
         self._open: dict[tuple[str, ...], str] = {}
-        self._agent_by_ns: dict[tuple[str, ...], str | None] = {}
-        self._tool_call_by_task: dict[str, str] = {}
-        self._cause: dict[str, Any] | None = None
+        self._lc_by_ns: dict[tuple[str, ...], str | None] = {}
+        self._pending_tool_calls: dict[str, str] = {}
+        self._pending_cause: dict[str, Any] | None = None
 
-    def _tracks(self, ns: tuple[str, ...]) -> bool:
+    def _should_track(self, ns: tuple[str, ...]) -> bool:
         raise NotImplementedError
 
-    def _started(self, ns: tuple[str, ...], graph_name: str | None, trigger: str | None) -> None:
+    def _on_started(self, ns: tuple[str, ...], graph_name: str | None, trigger: str | None) -> None:
         raise NotImplementedError
 
-    def _terminal(self, ns: tuple[str, ...], status: SubgraphStatus, error: str | None) -> None:
+    def _on_terminal(self, ns: tuple[str, ...], status: SubgraphStatus, error: str | None) -> None:
         raise NotImplementedError
 
     def process(self, event: ProtocolEvent) -> bool:
@@ -267,27 +273,27 @@ class _SubgraphWatcher(StreamTransformer):
         data = event["params"]["data"]
         if "result" in data:
             for child, status, error in self._ended_by(ns, data):
-                self._terminal(child, status, error)
+                self._on_terminal(child, status, error)
         else:
             self._on_task_start(ns, data)
         return False
 
     def _on_task_start(self, ns: tuple[str, ...], data: dict[str, Any]) -> None:
         metadata = data.get("metadata") or {}
-        self._agent_by_ns.setdefault(ns, metadata.get("lc_agent_name"))
+        self._lc_by_ns.setdefault(ns, metadata.get("lc_agent_name"))
         self._note_tool_call(data)
-        if not self._tracks(ns) or ns in self._seen:
+        if not self._should_track(ns) or ns in self._seen:
             return
         self._seen.add(ns)
         name, sep, trigger = ns[-1].partition(":")
         trigger_id = trigger if sep else None
         agent = metadata.get("lc_agent_name")
-        self._cause = None
+        self._pending_cause = None
         if agent is not None and trigger_id is not None:
-            tool_call_id = self._tool_call_by_task.get(trigger_id)
+            tool_call_id = self._pending_tool_calls.get(trigger_id)
             if tool_call_id:
-                self._cause = {"type": "toolCall", "tool_call_id": str(tool_call_id)}
-        self._started(ns, agent if agent is not None else (name or None), trigger_id)
+                self._pending_cause = {"type": "toolCall", "tool_call_id": str(tool_call_id)}
+        self._on_started(ns, agent if agent is not None else (name or None), trigger_id)
         if trigger_id is not None:
             self._open[ns] = trigger_id
 
@@ -304,7 +310,7 @@ class _SubgraphWatcher(StreamTransformer):
                 None,
             )
         if isinstance(found, str):
-            self._tool_call_by_task[task_id] = found
+            self._pending_tool_calls[task_id] = found
 
     def _ended_by(
         self, ns: tuple[str, ...], result: dict[str, Any]
@@ -319,17 +325,17 @@ class _SubgraphWatcher(StreamTransformer):
 
     def finalize(self) -> None:
         for ns in list(self._open):
-            self._terminal(ns, "completed", None)
+            self._on_terminal(ns, "completed", None)
         self._open.clear()
 
     def fail(self, err: BaseException) -> None:
         status, error = _terminal_status(err)
         for ns in list(self._open):
-            self._terminal(ns, status, error)
+            self._on_terminal(ns, status, error)
         self._open.clear()
 
 
-class LifecycleTransformer(_SubgraphWatcher):
+class LifecycleTransformer(_TasksLifecycleBase):
     """`run.lifecycle`: subgraph runs at any depth starting and ending."""
 
     _native = True
@@ -341,29 +347,29 @@ class LifecycleTransformer(_SubgraphWatcher):
     def init(self) -> dict[str, Any]:
         return {"lifecycle": self._channel}
 
-    def _tracks(self, ns: tuple[str, ...]) -> bool:
+    def _should_track(self, ns: tuple[str, ...]) -> bool:
         depth = len(self.scope)
         return len(ns) > depth and ns[:depth] == self.scope
 
-    def _started(self, ns: tuple[str, ...], graph_name: str | None, trigger: str | None) -> None:
+    def _on_started(self, ns: tuple[str, ...], graph_name: str | None, trigger: str | None) -> None:
         if trigger is None:
             return
         payload: LifecyclePayload = {"event": "started", "namespace": list(ns)}
         if graph_name:
             payload["graph_name"] = graph_name
         payload["trigger_call_id"] = trigger
-        if self._cause is not None:
-            payload["cause"] = self._cause
+        if self._pending_cause is not None:
+            payload["cause"] = self._pending_cause
         self._channel.push(payload)
 
-    def _terminal(self, ns: tuple[str, ...], status: SubgraphStatus, error: str | None) -> None:
+    def _on_terminal(self, ns: tuple[str, ...], status: SubgraphStatus, error: str | None) -> None:
         payload: LifecyclePayload = {"event": status, "namespace": list(ns)}
         if error is not None:
             payload["error"] = error
         self._channel.push(payload)
 
 
-class SubgraphTransformer(_SubgraphWatcher):
+class SubgraphTransformer(_TasksLifecycleBase):
     """`run.subgraphs`: a run stream for each direct child subgraph run.
 
     Each handle has its own mux (same transformers, scoped to the child), fed
@@ -385,11 +391,11 @@ class SubgraphTransformer(_SubgraphWatcher):
     def _on_register(self, mux: Any) -> None:
         self._mux = mux
 
-    def _tracks(self, ns: tuple[str, ...]) -> bool:
+    def _should_track(self, ns: tuple[str, ...]) -> bool:
         depth = len(self.scope)
         return len(ns) == depth + 1 and ns[:depth] == self.scope
 
-    def _started(self, ns: tuple[str, ...], graph_name: str | None, trigger: str | None) -> None:
+    def _on_started(self, ns: tuple[str, ...], graph_name: str | None, trigger: str | None) -> None:
         if self._mux is None or self._mux._factories is None:
             return
         child = self._mux._make_child(ns)
@@ -408,7 +414,7 @@ class SubgraphTransformer(_SubgraphWatcher):
         handle._seen_terminal = True
         return None if handle._mux._events._closed else handle
 
-    def _terminal(self, ns: tuple[str, ...], status: SubgraphStatus, error: str | None) -> None:
+    def _on_terminal(self, ns: tuple[str, ...], status: SubgraphStatus, error: str | None) -> None:
         handle = self._mark(ns, status, error)
         if handle is not None:
             if status == "failed":
@@ -470,7 +476,7 @@ class SubgraphTransformer(_SubgraphWatcher):
         errors = []
         for ns in self._still_open():
             try:
-                self._terminal(ns, "completed", None)
+                self._on_terminal(ns, "completed", None)
             except BaseException as e:
                 errors.append(e)
         if errors:

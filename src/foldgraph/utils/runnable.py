@@ -60,6 +60,13 @@ class RunnableCallable(Runnable):
             p for p in _INJECTABLE if p in params and params[p].kind in _KINDS
         )
 
+    def _as_node_functions(self) -> tuple[Any, Any, bool] | None:
+        """`(func, afunc, recurse)` when a node made of this is the same as a node of the
+        function itself (the shell then calls it as one); None when this adds arguments."""
+        if self.kwargs or self.explode_args or type(self) is not RunnableCallable:
+            return None
+        return self.func, self.afunc, self.recurse
+
     def __repr__(self) -> str:
         return f"{self.get_name()}(tags={self.tags!r}, recurse={self.recurse!r})"
 

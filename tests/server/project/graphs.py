@@ -6,10 +6,12 @@ import asyncio
 import operator
 from typing import Annotated
 
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
 from typing_extensions import TypedDict
 
 from foldgraph.config import get_stream_writer
-from foldgraph.graph import END, START, StateGraph
+from foldgraph.graph import END, START, StateGraph, add_messages
 from foldgraph.types import interrupt
 
 
@@ -82,3 +84,18 @@ def make_graph(config):
 
 
 steps = _chain(a, slow, c).compile()
+
+
+class ChatState(TypedDict):
+    messages: Annotated[list, add_messages]
+
+
+async def reply(state: ChatState) -> dict:
+    model = GenericFakeChatModel(messages=iter([AIMessage("hello there", id="ai-1")]))
+    return {"messages": [await model.ainvoke(state["messages"])]}
+
+
+_chat = StateGraph(ChatState)
+_chat.add_node(reply)
+_chat.add_edge(START, "reply")
+chat = _chat.compile()

@@ -25,12 +25,14 @@ dataclasses, `init=False` fields included) or with `model_construct`
 from __future__ import annotations
 
 import base64
+import contextvars
 import dataclasses
 import datetime as dt
 import decimal
 import enum
 import functools
 import math
+import re
 import threading
 import uuid
 from collections.abc import Callable, Iterable
@@ -39,6 +41,8 @@ from typing import Any
 import attrs
 import cattrs
 import immutables
+import orjson
+import ormsgpack
 from pyrsistent import PMap, PSet, PVector, pmap, pset, pvector
 
 from foldgraph._kernel._hamt import PersistentDict, PersistentSet, persistent_dict, persistent_set
@@ -49,6 +53,61 @@ from foldgraph.errors import SerializationError, UnregisteredTypeError
 __all__ = ["Codec", "TypeRegistry", "type_name"]
 
 TAG = "!"
+NATIVE = "j"
+"""The tag of a list or dict holding JSON natives only, kept as JSON (see `_native`)."""
+_NATIVE_OPTIONS = (
+    orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+)
+_STRICT_OPTIONS = (
+    ormsgpack.OPT_PASSTHROUGH_SUBCLASS
+    | ormsgpack.OPT_PASSTHROUGH_TUPLE
+    | ormsgpack.OPT_PASSTHROUGH_UUID
+    | ormsgpack.OPT_PASSTHROUGH_ENUM
+    | ormsgpack.OPT_PASSTHROUGH_DATACLASS
+    | ormsgpack.OPT_PASSTHROUGH_DATETIME
+    | ormsgpack.OPT_PASSTHROUGH_BIG_INT
+)
+_TAG_KEY = b'"!":'
+_NON_FINITE = re.compile(rb"\xcb[\x7f\xff][\xf0-\xff]")
+"""A msgpack float64 whose exponent bits are all set: NaN or an infinity (or, in a string's
+bytes, a look-alike: that value is then walked, which is only slower)."""
+_LONG_DIGITS = re.compile(rb"[0-9]{20}")
+"""A run of digits only an int beyond 64 bits (or a string) has: orjson reads such an int as
+a float, so the standard decoder reads that payload."""
+_NATIVE_MIN = 4
+"""Shorter containers are walked: a walk of a few items costs less than a check."""
+
+
+_NATIVE_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("native_off", default=False)
+"""Set while a tree is built for the standard encoder (which cannot write orjson's fragments)
+and inside a message's fields."""
+
+
+def _native(items: Any) -> Any:
+    """`items` as pre-encoded JSON when it holds JSON natives only (str keys, str, int,
+    float, bool, None, nested lists and dicts), else None.
+
+    Two C encoders decide, with no Python work per element: orjson refuses bytes, big
+    ints and (passed through) subclasses, dataclasses and datetimes; ormsgpack, with
+    every pass-through on, refuses tuples, UUIDs and enums, which orjson would write as
+    something else. What is left that orjson changes is a non-finite float (written as
+    null), found in the msgpack bytes; and a dict with the tag key, which would read back
+    as a tag. Any of those: the value is walked by the converter as before.
+    """
+    if _NATIVE_OFF.get():
+        return None
+    try:
+        data = orjson.dumps(items, option=_NATIVE_OPTIONS)
+        packed = ormsgpack.packb(items, option=_STRICT_OPTIONS)
+    except TypeError:  # orjson.JSONEncodeError, ormsgpack.MsgpackEncodeError
+        return None
+    if _TAG_KEY in data or _NON_FINITE.search(packed):
+        return None
+    return {TAG: NATIVE, "v": orjson.Fragment(data)}
+
+
 _MESSAGE_MEMO = 20_000
 """Encoded message trees kept for reuse (a full history value re-encodes old messages)."""
 
@@ -192,7 +251,14 @@ class Codec:
                 return o
             return {TAG: "f", "v": repr(o)}
 
-        def seq(o: Any) -> list[Any]:
+        def seq(o: Any) -> Any:
+            if type(o) is list and len(o) >= _NATIVE_MIN:
+                fast = _native(o)
+                if fast is not None:
+                    return fast
+            return seq_items(o)
+
+        def seq_items(o: Any) -> list[Any]:
             out = []
             for i, item in enumerate(o):
                 try:
@@ -211,6 +277,13 @@ class Codec:
             return out
 
         def dct(o: dict[Any, Any]) -> Any:
+            if len(o) >= _NATIVE_MIN:
+                fast = _native(o)
+                if fast is not None:
+                    return fast
+            return dct_items(o)
+
+        def dct_items(o: dict[Any, Any]) -> Any:
             out = {}
             for k, v in o.items():
                 if type(k) is not str or k == TAG:
@@ -222,7 +295,20 @@ class Codec:
             return out
 
         def tagged_seq(tag: str) -> Callable[[Any], Any]:
-            return lambda o: {TAG: tag, "v": seq(o)}
+            return lambda o: {TAG: tag, "v": seq_items(o)}
+
+        def tagged_ordered(tag: str) -> Callable[[Any], Any]:
+            """A tuple-like sequence whose items may be kept as one native list."""
+
+            def encode(o: Any) -> Any:
+                if len(o) >= _NATIVE_MIN:
+                    items = list(o.to_tuple() if type(o) is Vector else o)
+                    fast = _native(items)
+                    if fast is not None:
+                        return {TAG: tag, "v": fast}
+                return {TAG: tag, "v": seq_items(o)}
+
+            return encode
 
         def tagged_map(tag: str) -> Callable[[Any], Any]:
             return lambda o: {TAG: tag, "v": mapping_items(o)}
@@ -270,7 +356,7 @@ class Codec:
             return out
 
         def namedtuple_obj(o: Any) -> Any:
-            return {TAG: "n", "c": remember(type(o)), "v": seq(o)}
+            return {TAG: "n", "c": remember(type(o)), "v": seq_items(o)}
 
         def enum_obj(o: enum.Enum) -> Any:
             try:
@@ -302,13 +388,18 @@ class Codec:
             for name, default in _message_defaults(type(o)):
                 if name in raw and raw[name] == default:
                     del raw[name]  # rebuilt from the field's default when read
+            # A message's fields are small and its tree is remembered (see `message`): kept
+            # as plain JSON, as langchain-core's own dict of the message.
+            token = _NATIVE_OFF.set(True)
             try:
-                data = dct(raw)
+                data = dct_items(raw)
             except _PathError as exc:
                 # The message's own field names read better than its dump's keys.
                 if exc.parts and exc.parts[-1].startswith("["):
                     exc.parts[-1] = "." + exc.parts[-1][2:-2]
                 raise
+            finally:
+                _NATIVE_OFF.reset(token)
             return {TAG: "m", "t": d["type"], "v": data}
 
         def send(o: Any) -> Any:
@@ -322,10 +413,10 @@ class Codec:
             from foldgraph._kernel.message_log import _GONE
 
             slots = [None if m is _GONE else m for m in o.messages]
-            return {TAG: "L", "v": seq(slots), "n": o.minted}
+            return {TAG: "L", "v": seq_items(slots), "n": o.minted}
 
         def exc_obj(o: BaseException) -> Any:
-            return {TAG: "x", "c": remember(type(o)), "a": seq(o.args), "r": repr(o)}
+            return {TAG: "x", "c": remember(type(o)), "a": seq_items(o.args), "r": repr(o)}
 
         def refuse(o: Any) -> Any:
             raise TypeError(
@@ -366,7 +457,7 @@ class Codec:
             (exact(float), flt),
             (exact(list), seq),
             (exact(dict), dct),
-            (exact(tuple), tagged_seq("t")),
+            (exact(tuple), tagged_ordered("t")),
             (exact(set), tagged_seq("s")),
             (exact(frozenset), tagged_seq("fs")),
             (exact(bytes), lambda o: {TAG: "b", "v": base64.b64encode(o).decode("ascii")}),
@@ -381,9 +472,9 @@ class Codec:
             (exact(uuid.UUID), lambda o: {TAG: "u", "v": str(o)}),
             (exact(decimal.Decimal), lambda o: {TAG: "dec", "v": str(o)}),
             (exact(complex), lambda o: {TAG: "c", "v": [o.real, o.imag]}),
-            (exact(Vector), tagged_seq("V")),
+            (exact(Vector), tagged_ordered("V")),
             # The stored forms of a list, set and bytearray (see `_kernel.frozen`).
-            (exact(FrozenList), tagged_seq("FL")),
+            (exact(FrozenList), tagged_ordered("FL")),
             (exact(FrozenSet), tagged_seq("FS")),
             (exact(FrozenBytes), lambda o: {TAG: "FB", "v": base64.b64encode(o).decode("ascii")}),
             (lambda t: isinstance(t, type) and issubclass(t, PVector), tagged_seq("pv")),
@@ -427,7 +518,15 @@ class Codec:
             raise SerializationError(f"Cannot serialize {root}: {exc}", path=root) from exc
 
     def dumps(self, value: Any, root: str = "value") -> bytes:
-        return self._dumps(self.encode(value, root)).encode("utf-8")
+        tree = self.encode(value, root)
+        try:
+            return orjson.dumps(tree)
+        except TypeError:  # an int beyond 64 bits: the standard encoder writes any int
+            token = _NATIVE_OFF.set(True)
+            try:
+                return self._dumps(self.encode(value, root)).encode("utf-8")
+            finally:
+                _NATIVE_OFF.reset(token)
 
     # -- decoding ---------------------------------------------------------------------------
 
@@ -502,8 +601,14 @@ class Codec:
         def log(t: dict[str, Any]) -> Any:
             return message_log_from_slots([dec(x) for x in t["v"]], t["n"])
 
+        def elems(v: Any) -> Any:
+            if type(v) is dict:  # {"!": "j", "v": [...]}: plain items, nothing to decode
+                return v["v"]
+            return [dec(x) for x in v]
+
         return {
-            "t": lambda t: tuple(dec(x) for x in t["v"]),
+            NATIVE: lambda t: t["v"],
+            "t": lambda t: tuple(elems(t["v"])),
             "s": lambda t: {_hashable(dec(x)) for x in t["v"]},
             "fs": lambda t: frozenset(_hashable(dec(x)) for x in t["v"]),
             "d": lambda t: dict(items(t["v"])),
@@ -517,8 +622,8 @@ class Codec:
             "u": lambda t: uuid.UUID(t["v"]),
             "dec": lambda t: decimal.Decimal(t["v"]),
             "c": lambda t: complex(*t["v"]),
-            "V": lambda t: vector(dec(x) for x in t["v"]),
-            "FL": lambda t: FrozenList(dec(x) for x in t["v"]),
+            "V": lambda t: vector(elems(t["v"])),
+            "FL": lambda t: FrozenList(elems(t["v"])),
             "FS": lambda t: FrozenSet(_hashable(dec(x)) for x in t["v"]),
             "FB": lambda t: FrozenBytes(base64.b64decode(t["v"])),
             "pv": lambda t: pvector(dec(x) for x in t["v"]),
@@ -554,7 +659,12 @@ class Codec:
         return tree
 
     def loads(self, data: bytes | str) -> Any:
-        return self.decode_tree(self._loads(data if isinstance(data, str) else data.decode()))
+        if _LONG_DIGITS.search(data if isinstance(data, bytes) else bytes(data, "utf-8")):
+            # Maybe an int beyond 64 bits, which orjson would read as a float.
+            return self.decode_tree(
+                self._loads(data if isinstance(data, str) else bytes(data).decode())
+            )
+        return self.decode_tree(orjson.loads(data))
 
 
 @functools.cache

@@ -53,12 +53,9 @@ class RunQueue(abc.ABC):
 
     # -- the queue -------------------------------------------------------------------
 
+    @abc.abstractmethod
     async def enqueue(self, run: Json, *, runnable_at: float) -> Json:
-        """Store `run` as pending and wake a worker."""
-        await self.storage.put_run(run, runnable_at=runnable_at)
-        self.open_stream(run["run_id"])
-        await self.notify()
-        return run
+        """Store `run` as pending (its stream opened, its thread known) and wake a worker."""
 
     async def claim(self, worker_id: str) -> Json | None:
         """The next runnable run, now `running` and owned by `worker_id`."""
@@ -111,6 +108,13 @@ class RunQueue(abc.ABC):
         """The run's events: after the id `after`, from the first (`from_start`), or new
         ones only; ends when the run ends. With `heartbeat`, None comes after that many
         idle seconds, so a handler can keep the connection alive."""
+
+    @abc.abstractmethod
+    def subscribe_thread(
+        self, thread_id: str, *, heartbeat: float | None = None
+    ) -> AsyncIterator[StreamEvent | None]:
+        """The events of every run on `thread_id` published from now on (never ends by
+        itself); None after `heartbeat` idle seconds."""
 
     @abc.abstractmethod
     async def outcome(self, run_id: str, timeout: float | None = None) -> RunOutcome | None:

@@ -37,10 +37,13 @@ class LocalQueue(RunQueue):
         self._wake = asyncio.Event()
         self._logs: dict[str, _Log] = {}
         self._cancels: dict[str, Callable[[str], Any]] = {}
+        self._thread_of: dict[str, str] = {}
+        self._watchers: dict[str, set[asyncio.Queue[StreamEvent]]] = {}
         self.keep_seconds = keep_seconds
 
     async def enqueue(self, run: dict[str, Any], *, runnable_at: float) -> dict[str, Any]:
         self.open_stream(run["run_id"], resumable=bool(run["kwargs"].get("resumable")))
+        self._thread_of[run["run_id"]] = run["thread_id"]
         await self.storage.put_run(run, runnable_at=runnable_at)
         await self.notify()
         return run
@@ -80,6 +83,9 @@ class LocalQueue(RunQueue):
             log = self._logs[run_id] = _Log(False)
         item = StreamEvent(str(len(log.events) + 1), event, data)
         log.events.append(item)
+        thread_id = self._thread_of.get(run_id)
+        for watcher in self._watchers.get(thread_id, ()) if thread_id else ():
+            watcher.put_nowait(item)
         async with log.cond:
             log.cond.notify_all()
         return item.id
@@ -128,6 +134,24 @@ class LocalQueue(RunQueue):
             if idle:
                 yield None
 
+    async def subscribe_thread(
+        self, thread_id: str, *, heartbeat: float | None = None
+    ) -> AsyncIterator[StreamEvent | None]:
+        inbox: asyncio.Queue[StreamEvent] = asyncio.Queue()
+        self._watchers.setdefault(thread_id, set()).add(inbox)
+        try:
+            while True:
+                try:
+                    yield await asyncio.wait_for(inbox.get(), heartbeat)
+                except TimeoutError:
+                    yield None
+        finally:
+            watchers = self._watchers.get(thread_id)
+            if watchers is not None:
+                watchers.discard(inbox)
+                if not watchers:
+                    del self._watchers[thread_id]
+
     async def outcome(self, run_id: str, timeout: float | None = None) -> RunOutcome | None:
         log = self._logs.get(run_id)
         if log is None:
@@ -148,6 +172,7 @@ class LocalQueue(RunQueue):
             keep = self.keep_seconds if log.resumable else 5.0
             if now - log.ended_at > keep:
                 del self._logs[run_id]
+                self._thread_of.pop(run_id, None)
 
 
 def _position_after(event_id: str) -> int:

@@ -420,6 +420,26 @@ async def get_history(request: Request) -> Response:
     return JSONResponse(await _history(request, options))
 
 
+async def thread_stream(request: Request) -> Response:
+    """The events of every run on the thread from now on, as server-sent events."""
+    from starlette.responses import StreamingResponse
+
+    from foldgraph.server.streaming import HEARTBEAT, sse_frame
+
+    service = _service(request)
+    thread = await owned_thread(request)
+    wanted = {m for m in request.query_params.getlist("stream_mode") if m and m != "run_modes"}
+
+    async def body() -> Any:
+        async for item in service.queue.subscribe_thread(thread["thread_id"], heartbeat=10.0):
+            if item is None:
+                yield HEARTBEAT
+            elif not wanted or item.event.split("|")[0] in wanted or item.event in ("end", "error"):
+                yield sse_frame(item.event, item.data)
+
+    return StreamingResponse(body(), media_type="text/event-stream; charset=utf-8")
+
+
 routes = [
     Route("/threads", create_thread, methods=["POST"]),
     Route("/threads/search", search_threads, methods=["POST"]),
@@ -435,4 +455,5 @@ routes = [
     Route("/threads/{thread_id}/state/{checkpoint_id}", get_state, methods=["GET"]),
     Route("/threads/{thread_id}/history", post_history, methods=["POST"]),
     Route("/threads/{thread_id}/history", get_history, methods=["GET"]),
+    Route("/threads/{thread_id}/stream", thread_stream, methods=["GET"]),
 ]
