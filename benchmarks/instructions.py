@@ -2,12 +2,15 @@
 
     python -m benchmarks.instructions                 # foldgraph, without and with InMemorySaver
     python -m benchmarks.instructions --root langgraph
+    python -m benchmarks.instructions --workload react_agent   # per invoke, 10 tool rounds
 
 A chain of n trivial nodes (one task per superstep) is invoked 1 and 1 + k times, each
 count in its own ``valgrind --tool=callgrind`` run with ``PYTHONHASHSEED=0``; the
 difference of the two totals divided by k * n is the cost of one superstep, with the
 imports, the compile and the first invoke's warm-up taken out. Wall-clock timings on a
 shared 2-core machine move by tens of percent; these counts repeat to a fraction of one.
+``--workload react_agent`` counts one invoke of the react_agent workload's agent
+(``--nodes`` tool rounds, default 10 there) the same way.
 """
 
 from __future__ import annotations
@@ -53,7 +56,22 @@ def run_chain(root: str, nodes: int, invokes: int, saver: bool) -> None:
         assert graph.invoke({"x": 0}, config) == {"x": nodes}
 
 
-def count(root: str, nodes: int, invokes: int, saver: bool) -> int:
+def run_react(root: str, rounds: int, invokes: int, saver: bool) -> None:
+    from langchain_core.messages import HumanMessage
+
+    from benchmarks._harness import Lib
+    from benchmarks.react_agent import build_agent
+
+    lib = Lib(root)
+    checkpointer = lib.memory.InMemorySaver() if saver else None
+    agent = build_agent(lib, rounds, checkpointer)
+    for i in range(invokes):
+        config = {"configurable": {"thread_id": f"t{i}"}, "recursion_limit": 10**9}
+        out = agent.invoke({"messages": [HumanMessage("hi?")]}, config)
+        assert len(out["messages"]) == 2 * rounds + 2
+
+
+def count(workload: str, root: str, nodes: int, invokes: int, saver: bool) -> int:
     """Total instructions (Ir) of one interpreter running ``invokes`` invokes."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
@@ -65,6 +83,8 @@ def count(root: str, nodes: int, invokes: int, saver: bool) -> int:
             "-m",
             "benchmarks.instructions",
             "--child",
+            "--workload",
+            workload,
             "--root",
             root,
             "--nodes",
@@ -85,22 +105,32 @@ def count(root: str, nodes: int, invokes: int, saver: bool) -> int:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.instructions", description=__doc__)
     p.add_argument("--root", default="foldgraph", choices=["foldgraph", "langgraph"])
-    p.add_argument("--nodes", type=int, default=200, help="nodes in the chain (supersteps)")
+    p.add_argument("--workload", default="chain", choices=["chain", "react_agent"])
+    p.add_argument(
+        "--nodes",
+        type=int,
+        default=None,
+        help="nodes in the chain (default 200), or tool rounds of react_agent (default 10)",
+    )
     p.add_argument("--extra", type=int, default=5, help="invokes k added to the baseline's one")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--invokes", type=int, default=1, help=argparse.SUPPRESS)
     p.add_argument("--saver", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    react = args.workload == "react_agent"
+    nodes = args.nodes or (10 if react else 200)
     if args.child:
-        run_chain(args.root, args.nodes, args.invokes, args.saver)
+        (run_react if react else run_chain)(args.root, nodes, args.invokes, args.saver)
         return 0
-    print(f"{args.root}: instructions per superstep, chain of {args.nodes} nodes, callgrind")
+    what = f"per invoke, {nodes} tool rounds" if react else f"per superstep, chain of {nodes}"
+    print(f"{args.root}: instructions {what}, callgrind")
     for saver in (False, True):
-        base = count(args.root, args.nodes, 1, saver)
-        more = count(args.root, args.nodes, 1 + args.extra, saver)
-        per_step = (more - base) / (args.extra * args.nodes)
+        base = count(args.workload, args.root, nodes, 1, saver)
+        more = count(args.workload, args.root, nodes, 1 + args.extra, saver)
+        per = (more - base) / (args.extra * (1 if react else nodes))
         label = "InMemorySaver" if saver else "no saver"
-        print(f"  {label:<14} {per_step / 1e3:,.1f}k  ({more:,} - {base:,} Ir)")
+        shown = f"{per / 1e6:,.2f}M" if react else f"{per / 1e3:,.1f}k"
+        print(f"  {label:<14} {shown}  ({more:,} - {base:,} Ir)")
     return 0
 
 
