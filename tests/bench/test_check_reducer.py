@@ -25,7 +25,8 @@ def test_a_lawful_reducer_holds_every_law_and_exits_0(user_dir: Path, capsys) ->
         assert [line.split() for line in out.splitlines() if line.strip().startswith(law)] == [
             [*law.split(), "holds"]
         ]
-    assert "commutativity   does not hold (not required" in out
+    # Commutativity is only reported (it decides no exit code): not asserted here, since
+    # a search this small may or may not meet two dicts that disagree on a key.
     assert out.rstrip().endswith("lawful: every required law holds")
 
 

@@ -452,3 +452,42 @@ def test_messages_written_to_a_delta_channel_get_ids() -> None:
     assert type(out["messages"][2]).__name__ == "HumanMessage"
     # Read back from the saver, the same ids.
     assert [m.id for m in graph.get_state(config).values["messages"]] == ids
+
+
+# --- a task's start event carries the run's metadata (how nested named agents are found)
+
+
+def test_task_start_events_carry_the_runs_and_nodes_metadata() -> None:
+    class S(TypedDict):
+        x: int
+
+    inner = (
+        StateGraph(S)
+        .add_node("i", lambda s: {"x": s["x"] + 1}, metadata={"kind": "leaf"})
+        .add_edge(START, "i")
+        .compile()
+        .with_config(metadata={"lc_agent_name": "helper"}, tags=["inner"])
+    )
+
+    def call_inner(state: S) -> dict[str, int]:
+        return inner.invoke(state)
+
+    graph = StateGraph(S).add_node("o", call_inner).add_edge(START, "o").compile()
+    starts = [
+        (ns[0].split(":")[0] if ns else "", chunk["name"], chunk.get("metadata"))
+        for ns, chunk in graph.stream(
+            {"x": 1},
+            {"metadata": {"user": "u"}, "tags": ["mine"]},
+            stream_mode="tasks",
+            subgraphs=True,
+        )
+        if "input" in chunk
+    ]
+    assert starts == [
+        ("", "o", {"user": "u", "tags": ["mine"]}),
+        (
+            "o",
+            "i",
+            {"user": "u", "lc_agent_name": "helper", "kind": "leaf", "tags": ["mine", "inner"]},
+        ),
+    ]

@@ -62,12 +62,11 @@ def plot(report: BenchReport, path: str | Path, batch: int | None = None) -> Pat
     ax.set_title(
         "Reducer throughput against history length"
         + (f" (batch {chosen})" if len(batches) > 1 else "")
-        + ": foldgraph solid, LangGraph dashed"
+        + "\nfoldgraph solid, LangGraph dashed"
     )
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
-    fig.tight_layout()
     out = Path(path)
-    fig.savefig(out)
+    fig.savefig(out, bbox_inches="tight")
     plt.close(fig)
     return out

@@ -1,7 +1,8 @@
 """Deltas between two versions of a channel's stored form, and their replay.
 
 foldgraph's reducer channels keep persistent stored forms: `Vector` for
-`operator.add` lists and `MessageLog` for `add_messages`. A new version of
+`operator.add` lists, `MessageLog` for `add_messages`, and `PersistentSet` /
+`PersistentDict` for `operator.or_` sets and dicts. A new version of
 such a value usually differs from the previous one by a few appended items
 (and, for messages, a few slots replaced or tombstoned). `diff(old, new)`
 finds exactly that, without trusting how `new` was made: the untouched prefix
@@ -14,6 +15,11 @@ A delta is a small dict (what the codec stores):
     {"f": "V", "p": [[i, item], ...], "t": [items appended]}
     {"f": "L", "p": [[slot, message or None], ...], "t": [...],
      "m": minted, "g": gone, "fg": first_gone}          # None = tombstone
+    {"f": "S", "a": [members added]}
+    {"f": "D", "c": [[key, value], ...]}                # set or replaced, in order
+
+A set or dict version is a delta only when it was made from the stored previous
+version by one union / merge (its `parent()`), which records exactly what changed.
 
 `apply_delta(base, delta)` rebuilds the new version from the base version in
 O(k log n). Anything else (other types, shrinking, a log with repeated ids,
@@ -26,6 +32,7 @@ from typing import Any
 
 import immutables
 
+from foldgraph._kernel._hamt import PersistentDict, PersistentSet
 from foldgraph._kernel._vector import Vector
 from foldgraph._kernel.message_log import _GONE, MessageLog
 
@@ -85,6 +92,10 @@ def diff(old: Any, new: Any) -> dict[str, Any] | None:
             "g": new.gone,
             "fg": new.first_gone,
         }
+    if type(new) is PersistentSet and new.parent() is old:
+        return {"f": "S", "a": list(new.added)}
+    if type(new) is PersistentDict and new.parent() is old:
+        return {"f": "D", "c": [[k, v] for k, v in new.changes]}
     return None
 
 
@@ -127,4 +138,12 @@ def apply_delta(base: Any, delta: dict[str, Any]) -> Any:
             first_gone=delta["fg"],
             minted=delta["m"],
         )
+    if form == "S":
+        if type(base) is not PersistentSet:
+            raise ValueError(f"a set delta needs a PersistentSet base, got {type(base).__name__}")
+        return base.union(delta["a"])
+    if form == "D":
+        if type(base) is not PersistentDict:
+            raise ValueError(f"a dict delta needs a PersistentDict base, got {type(base).__name__}")
+        return base.merged((k, v) for k, v in delta["c"])
     raise ValueError(f"unknown delta form {form!r}")

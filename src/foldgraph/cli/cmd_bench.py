@@ -52,7 +52,13 @@ def register(subparsers: Any) -> None:
         help="history lengths (default 10,1000,100000; --quick 10,1000,10000)",
     )
     p.add_argument("--batch", type=_sizes, default=(1,), help="updates per step (default 1)")
-    p.add_argument("--samples", action="append", default=[], metavar="[REDUCER=]module:attr")
+    p.add_argument(
+        "--samples",
+        action="append",
+        default=[],
+        metavar="[REDUCER=]module:attr",
+        help="sample maker for a module:attr reducer (when its type hints do not say)",
+    )
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--markdown", metavar="FILE", help="write the tables as Markdown")
     p.add_argument("--plot", metavar="FILE.png", help="log-log PNG (needs foldgraph[plot])")
@@ -204,6 +210,16 @@ def _run(args: argparse.Namespace) -> int:
 
 def _measure(bench_reducers: Any, reducers: list[str], settings: Any, console: Any) -> Any:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    if not console.is_terminal:  # a log file: one line per worker, at its first result
+        started: list[str] = []
+
+        def log(what: str, done: int, total: int) -> None:
+            if not started or started[-1] != what:
+                started.append(what)
+                console.print(f"[{done}/{total}] {what}", highlight=False)
+
+        return bench_reducers(reducers, settings, log)
 
     with Progress(
         TextColumn("{task.description}"),

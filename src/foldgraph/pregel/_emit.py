@@ -161,7 +161,47 @@ def _checkpoint_task(t: Any) -> dict[str, Any]:
     return {"id": t.id, "name": t.name, "interrupts": interrupts, "state": t.state}
 
 
-def task_start(ns: tuple[str, ...], modes: frozenset[str], task: Task, step: int) -> Chunks:
+_RUN_METADATA_KEYS = frozenset(
+    {
+        "thread_id",
+        "checkpoint_id",
+        "checkpoint_ns",
+        "checkpoint_map",
+        "langgraph_step",
+        "langgraph_node",
+        "langgraph_triggers",
+        "langgraph_path",
+        "langgraph_checkpoint_ns",
+    }
+)
+"""Metadata a task's start event leaves out: the runner's own, which its fields repeat."""
+
+
+def task_metadata(config: Mapping[str, Any], node_metadata: Mapping[str, Any] | None) -> Any:
+    """What a task's start event carries as `metadata`, as LangGraph: the run's metadata
+    and the node's, without the runner's keys, and the user's tags (None when empty).
+
+    Readers of the `tasks` stream use it: langchain's subagent transformer finds a
+    nested named agent by the `lc_agent_name` its graph's config sets.
+    """
+    metadata = {
+        k: v
+        for k, v in {**(config.get("metadata") or {}), **(node_metadata or {})}.items()
+        if k not in _RUN_METADATA_KEYS
+    }
+    tags = [t for t in config.get("tags") or () if not t.startswith("seq:step")]
+    if tags:
+        metadata["tags"] = tags
+    return metadata or None
+
+
+def task_start(
+    ns: tuple[str, ...],
+    modes: frozenset[str],
+    task: Task,
+    step: int,
+    metadata: Mapping[str, Any] | None = None,
+) -> Chunks:
     shown = thaw(task.input)
     if isinstance(shown, dict) and len(shown) == 1 and START in shown:
         shown = shown[START]  # an entrypoint reads the input channel alone: shown bare
@@ -171,6 +211,8 @@ def task_start(ns: tuple[str, ...], modes: frozenset[str], task: Task, step: int
         "input": shown,
         "triggers": tuple(task.triggers),
     }
+    if metadata:
+        payload["metadata"] = metadata
     yield from event(ns, modes, "tasks", "task", payload, step)
 
 

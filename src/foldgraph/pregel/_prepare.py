@@ -133,6 +133,9 @@ def make_run(
                 CONF: conf if own else {**outer.get(CONF, {}), **conf},
                 "metadata": {**outer.get("metadata", {}), **cfg.get("metadata", {})},
             }
+            if outer.get("tags") and cfg.get("tags") is not outer.get("tags"):
+                # The caller's tags and the graph's own, in that order (as LangGraph).
+                cfg["tags"] = list(dict.fromkeys([*outer["tags"], *(cfg.get("tags") or ())]))
             conf = cfg[CONF]
     checkpointer = graph.checkpointer
     ns: tuple[str, ...] = ()

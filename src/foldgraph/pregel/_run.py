@@ -242,10 +242,13 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
             else:
                 done, todo, handled = _NOTHING_DONE, tasks, []
             if task_events:
+                runners, config = graph.runners, self.config
                 for t in tasks:
-                    yield from emit.task_start(self.ns, self.modes, t, step)
+                    meta = emit.task_metadata(config, runners[t.name].metadata)
+                    yield from emit.task_start(self.ns, self.modes, t, step, meta)
                 for _, h in handled:
-                    yield from emit.task_start(self.ns, self.modes, h, step)
+                    meta = emit.task_metadata(config, runners[h.name].metadata)
+                    yield from emit.task_start(self.ns, self.modes, h, step, meta)
             if done:
                 yield from emit_kept(graph, self.ns, self.modes, tasks, done)
             results = (yield new_execute((todo, step))) if todo else {}

@@ -6,6 +6,7 @@ which writes through CONFIG_KEY_SEND and reads through CONFIG_KEY_READ from insi
 tools). A fake model writes a file, reads it back, edits it, lists the directory and
 delegates a summary to a sub-agent with its own fake model; the sub-agent reads the
 parent's file and writes one of its own, which comes back into the parent's state.
+Streamed as a v3 run, the sub-agent is a named handle on `run.subagents`.
 """
 
 from typing import Any
@@ -44,7 +45,7 @@ def call(name, args, id):
     return {"name": name, "args": args, "id": id, "type": "tool_call"}
 
 
-def main():
+def build():
     main_model = FakeToolCallingModel(
         label="main",
         responses=[
@@ -111,7 +112,7 @@ def main():
             AIMessage("Summary written to /summary.md.", id="s-3"),
         ],
     )
-    agent = create_deep_agent(
+    return create_deep_agent(
         model=main_model,
         system_prompt="You keep notes.",
         subagents=[
@@ -124,6 +125,10 @@ def main():
         ],
         checkpointer=InMemorySaver(),
     )
+
+
+def main():
+    agent = build()
     config = {"configurable": {"thread_id": "1"}, "recursion_limit": 50}
     result = agent.invoke({"messages": [HumanMessage("Take notes", id="h1")]}, config)
     state = agent.get_state(config)
@@ -131,7 +136,20 @@ def main():
         path: {"content": data.get("content")}
         for path, data in state.values.get("files", {}).items()
     }
+    # The same run as a v3 run stream: the sub-agent shows as a named handle on
+    # run.subagents, with the tool call that started it.
+    seen.clear()
+    run = build().stream_events(
+        {"messages": [HumanMessage("Take notes", id="h1")]},
+        {"configurable": {"thread_id": "2"}, "recursion_limit": 50},
+        version="v3",
+    )
+    subagents = [
+        {"name": h.name, "cause": h.cause, "path": [p.split(":")[0] for p in h.path]}
+        for h in run.subagents
+    ]
     return {
+        "subagents": subagents,
         "messages": result["messages"],
         "files": files,
         "state_keys": sorted(state.values),
