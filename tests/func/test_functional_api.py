@@ -699,7 +699,7 @@ def test_cancelled_entrypoint_keeps_the_tasks_that_finished() -> None:
 
         config = thread("cancel")
         run = asyncio.ensure_future(flow.ainvoke(1, config))
-        await quick_done.wait()
+        await asyncio.wait_for(quick_done.wait(), 10)
         await asyncio.sleep(0.01)
         run.cancel()
         with pytest.raises(asyncio.CancelledError):
