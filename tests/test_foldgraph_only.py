@@ -30,6 +30,7 @@ ALSO_IN_LANGGRAPH = frozenset(
     {
         "langgraph.cache.base.FullKey",
         "langgraph.graph.message.Messages",
+        "langgraph.pregel._checkpoint.copy_checkpoint",
         "langgraph.pregel._write.ChannelWriteEntry",
         "langgraph.store.base.Result",
     }
