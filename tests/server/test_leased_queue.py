@@ -89,6 +89,49 @@ def test_migrations_applied_once_by_processes_starting_together(db) -> None:
     assert run(main()) == [len(MIGRATIONS)] * 6
 
 
+def test_a_process_joining_under_load_does_not_wait_for_runs_in_flight(db) -> None:
+    """A worker added while runs execute finds the schema current: it takes no lock on the
+    tables runs write (`CREATE INDEX IF NOT EXISTS` would wait for every open transaction
+    on `srv_runs`, and stall every claim behind it), and sets up in moments."""
+    import psycopg
+
+    from foldgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    from foldgraph.store.postgres.aio import AsyncPostgresStore
+
+    async def first() -> str:
+        async with process(db) as q:
+            run_id = await queue_run(q, "00000000-0000-0000-0000-00000000000a")
+        async with (
+            AsyncPostgresSaver.from_conn_string(db) as saver,
+            AsyncPostgresStore.from_conn_string(db) as store,
+        ):
+            await saver.setup()
+            await store.setup()
+        return run_id
+
+    async def joining() -> float:
+        started = time.monotonic()
+        async with process(db):
+            pass
+        async with (
+            AsyncPostgresSaver.from_conn_string(db) as saver,
+            AsyncPostgresStore.from_conn_string(db) as store,
+        ):
+            await saver.setup()
+            await store.setup()
+        return time.monotonic() - started
+
+    run_id = run(first())
+    with psycopg.connect(db) as busy:  # a transaction in flight on every table runs write
+        busy.execute("UPDATE srv_runs SET updated_at = updated_at WHERE run_id = %s", [run_id])
+        busy.execute("UPDATE srv_threads SET updated_at = updated_at")
+        busy.execute("UPDATE fg_meta SET value = value")
+        busy.execute("UPDATE fg_store SET value = value")
+        took = asyncio.run(asyncio.wait_for(joining(), 20))
+        busy.rollback()
+    assert took < 10, f"setting up took {took:.1f}s"
+
+
 def test_one_running_run_per_thread_in_enqueue_order_across_claimers(db) -> None:
     async def main() -> list[list[str]]:
         async with process(db) as q1, process(db) as q2:
