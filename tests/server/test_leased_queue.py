@@ -75,18 +75,39 @@ async def queue_run(queue, thread_id: str, *, resumable: bool = False) -> str:
 
 
 def test_migrations_applied_once_by_processes_starting_together(db) -> None:
-    async def main() -> list[int]:
-        storages = [PostgresStorage(db) for _ in range(6)]
-        for s in storages:
-            await s.open()
+    """Six processes' whole set-up at once on an empty database (server tables, the
+    checkpointer's, the store's, the scale-out migrations), each on its own connections."""
+    from foldgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    from foldgraph.store.postgres.aio import AsyncPostgresStore
+
+    async def one() -> int:
+        storage = PostgresStorage(db)
+        await storage.open()
         try:
-            await asyncio.gather(*(s.setup() for s in storages))
-            return await asyncio.gather(*(migrate(s) for s in storages))
+            async with (
+                AsyncPostgresSaver.from_conn_string(db) as saver,
+                AsyncPostgresStore.from_conn_string(db) as store,
+            ):
+                await storage.setup()
+                await saver.setup()
+                await store.setup()
+                return await migrate(storage)
         finally:
-            for s in storages:
-                await s.close()
+            await storage.close()
+
+    async def main() -> list[int]:
+        return await asyncio.gather(*(one() for _ in range(6)))
 
     assert run(main()) == [len(MIGRATIONS)] * 6
+    import psycopg
+
+    with psycopg.connect(db) as conn:
+        tables = conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"
+        ).fetchall()
+    assert {"srv_runs", "srv_run_events", "srv_schema", "fg_checkpoints", "fg_store"} <= {
+        t for (t,) in tables
+    }
 
 
 def test_a_process_joining_under_load_does_not_wait_for_runs_in_flight(db) -> None:
