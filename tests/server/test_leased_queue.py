@@ -234,11 +234,19 @@ def test_heartbeats_keep_a_lease_and_a_drain_is_not_a_failed_attempt(db) -> None
             assert await q.release(run_id, "w2") is False  # not w2's to give back
             assert await q.release(run_id, "w1") is True
             again = await q.claim("w2")
-            return again["attempt"], again["drains"], (await q.storage.get_run(run_id))["status"]
+            first = again["attempt"], again["drains"], (await q.storage.get_run(run_id))["status"]
+            # Given back for want of the database or Redis: not a lost worker either, and
+            # not claimable before its delay.
+            assert await q.release(run_id, "w2", delay=0.5) is True
+            assert await q.claim("w3") is None
+            await asyncio.sleep(0.6)
+            third = await q.claim("w3")
+            return first, (third["attempt"], third["drains"])
 
-    attempt, drains, status = run(main())
+    first, third = run(main())
     # Claimed twice, drained once: one attempt lost so far, within max_attempts=1.
-    assert (attempt, drains, status) == (2, 1, "running")
+    assert first == (2, 1, "running")
+    assert third == (3, 2)
 
 
 @pytest.mark.parametrize("signals", ["postgres", "redis"])
