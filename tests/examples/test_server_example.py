@@ -4,6 +4,7 @@ is a subprocess stopped by its pid, even when the test fails."""
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
@@ -99,6 +100,18 @@ def test_08_server_is_called_with_the_sdk_client(tmp_path: Path) -> None:
         )
         assert history.returncode == 0, history.stderr
         assert history.stdout.count('"checkpoint_id"') == 6
+        # The header's `foldgraph threads --url`: a server does not count checkpoints,
+        # and the table says so with a dash rather than "None".
+        listed = subprocess.run(
+            [str(Path(sys.executable).parent / "foldgraph"), "threads", "--url", url],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "COLUMNS": "200"},
+        )
+        assert listed.returncode == 0, listed.stderr
+        row = next(line for line in listed.stdout.splitlines() if thread[1] in line)
+        assert [cell.strip() for cell in row.split("│")[1:4]] == [thread[1], "done", "-"]
     finally:
         server.terminate()
         try:
