@@ -91,7 +91,8 @@ def main() -> None:
     tokens = 0
     for chunk, metadata in agent.stream(question, config, stream_mode="messages"):
         node = metadata["langgraph_node"]
-        if chunk.type == "tool":  # a tool's result, as each call finishes
+        if chunk.type == "tool":  # a tool's result, as each call finishes (the two
+            # calls run at once, so which result comes first can vary)
             print(f"\n[{node}] {chunk.name} -> {chunk.content!r}", end="")
             line = None
             continue
