@@ -159,6 +159,7 @@ def test_named_graph_titles() -> None:
 def test_dataclass_fields_that_allow_none_are_not_required() -> None:
     """As LangGraph: a field without a default is required unless its type allows None
     (then its default is None); `field(default=...)` stays required."""
+
     @dataclasses.dataclass
     class Form:
         val1: str
