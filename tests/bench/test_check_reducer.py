@@ -9,6 +9,8 @@ import pytest
 from foldgraph.bench import NoStrategy, check_reducer, resolve
 from foldgraph.cli import main
 
+pytestmark = pytest.mark.foldgraph_only("foldgraph check-reducer, foldgraph's own command")
+
 EXAMPLES = ["--examples", "30"]
 
 
