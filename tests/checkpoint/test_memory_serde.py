@@ -19,7 +19,6 @@ from langchain_core.messages import AIMessage, HumanMessage
 from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from foldgraph.errors import SerializationError
 from foldgraph.graph import START, MessagesState, StateGraph
 
 LANGGRAPH_KEYS = {
@@ -57,6 +56,7 @@ def _cfg(thread: str = "t") -> dict[str, Any]:
     return {"configurable": {"thread_id": thread}}
 
 
+@pytest.mark.foldgraph_only("LangGraph's serializer reads a stored tuple back as a list")
 def test_the_in_memory_saver_has_langgraphs_default_serializer() -> None:
     saver = InMemorySaver()
     assert type(saver.serde) is JsonPlusSerializer
@@ -85,6 +85,7 @@ class _CopyCheckingSaver(InMemorySaver):
         return address
 
 
+@pytest.mark.foldgraph_only("ends with verify_replay, which LangGraph does not have")
 @pytest.mark.parametrize("durability", ["sync", "async", "exit"])
 def test_a_subclass_put_is_called_and_may_use_self_serde(durability: str) -> None:
     saver = _CopyCheckingSaver()
@@ -143,6 +144,7 @@ class _XorCipher:
         return bytes(b ^ 0x5A for b in ciphertext)
 
 
+@pytest.mark.foldgraph_only("reads foldgraph's stored rows; LangGraph's keep other forms")
 def test_an_encrypted_serializer_is_what_the_saver_stores_through() -> None:
     saver = InMemorySaver(serde=EncryptedSerializer(_XorCipher()))
     builder = StateGraph(MessagesState)
@@ -168,7 +170,10 @@ def test_an_encrypted_serializer_is_what_the_saver_stores_through() -> None:
     assert [m.id for m in graph.get_state(_cfg()).values["messages"]] == ["h", "a", "h2"]
 
 
+@pytest.mark.foldgraph_only("foldgraph's SerializationError naming thread and channel")
 def test_a_value_the_given_serializer_refuses_names_the_checkpoint_and_channel() -> None:
+    from foldgraph.errors import SerializationError
+
     class Opaque:
         pass
 
@@ -187,6 +192,7 @@ def test_a_value_the_given_serializer_refuses_names_the_checkpoint_and_channel()
     assert failed.value.path.startswith("thing")
 
 
+@pytest.mark.foldgraph_only("reads foldgraph's stored forms and opens SqliteSaver from a path")
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
 def test_public_reads_have_langgraphs_checkpoint_keys_only(kind: str, tmp_path: Any) -> None:
     if kind == "memory":

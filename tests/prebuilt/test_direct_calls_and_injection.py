@@ -78,7 +78,9 @@ def test_a_tool_node_outside_a_graph_takes_the_runtime_the_config_carries(store:
 
 
 def test_a_prompt_function_that_names_store_gets_the_agents_store(store: Any) -> None:
-    def prompt(state: Any, config: Any, *, store: Any) -> list[Any]:
+    # Untyped, as LangGraph 1.2.22 needs: there a string annotation on `config` or
+    # `store` (this module's `from __future__ import annotations`) hides the parameter.
+    def prompt(state, config, *, store):  # type: ignore[no-untyped-def]
         user = store.get(("users",), config["configurable"]["user"]).value["name"]
         return [SystemMessage(user), *state["messages"]]
 
