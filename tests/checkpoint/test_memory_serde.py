@@ -211,3 +211,59 @@ def test_public_reads_have_langgraphs_checkpoint_keys_only(kind: str, tmp_path: 
     # The fingerprints are still kept where foldgraph's own reads find them.
     assert "channel_seals" in saver._stored_tuple(_cfg()).checkpoint
     assert graph.verify_replay(_cfg()).ok
+
+
+class Reply(TypedDict):
+    text: str
+    counts: dict
+    items: list
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_subclasses_of_str_int_dict_and_list_are_stored_as_their_base(
+    kind: str, tmp_path: Any
+) -> None:
+    """A message's `.text` (a `str` subclass), a `defaultdict`, a `Counter`: LangGraph
+    stores them as `str`, `dict` and `list` and reads those back."""
+    from collections import Counter, defaultdict
+
+    class Tags(list):
+        pass
+
+    def answer(state: Reply) -> dict:
+        by_letter: defaultdict[str, list] = defaultdict(list)
+        by_letter["h"].append(AIMessage("hi").text)
+        return {
+            "text": AIMessage("hello there").text,
+            "counts": {"letters": Counter("aab"), "by_letter": by_letter},
+            "items": Tags([AIMessage("x").text]),
+        }
+
+    if kind == "memory":
+        saver: Any = InMemorySaver()
+    else:
+        from foldgraph.checkpoint.sqlite import SqliteSaver
+
+        saver = SqliteSaver(str(tmp_path / "t.db"))
+    builder = StateGraph(Reply)
+    builder.add_node("answer", answer)
+    builder.add_edge(START, "answer")
+    graph = builder.compile(checkpointer=saver)
+    out = graph.invoke({"text": "", "counts": {}, "items": []}, _cfg())
+    assert out == {
+        "text": "hello there",
+        "counts": {"letters": {"a": 2, "b": 1}, "by_letter": {"h": ["hi"]}},
+        "items": ["x"],
+    }
+    saved = graph.get_state(_cfg()).values
+    assert saved == out
+    if kind == "sqlite":  # read back from its rows (the in-memory saver keeps the objects)
+        assert type(saved["text"]) is str
+        assert type(saved["counts"]["letters"]) is dict
+        assert type(saved["counts"]["by_letter"]) is dict
+        assert type(saved["items"]) is list and type(saved["items"][0]) is str
+    # The serializer on its own: the same values come back as their base types.
+    serde = saver.serde
+    back = serde.loads_typed(serde.dumps_typed({"t": AIMessage("a").text, "n": Tags([1])}))
+    assert back == {"t": "a", "n": [1]}
+    assert (type(back["t"]), type(back["n"])) == (str, list)
