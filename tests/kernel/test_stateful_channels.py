@@ -134,6 +134,6 @@ def test_the_held_value_is_not_part_of_equality_or_of_a_graph_run() -> None:
     assert held == LastValue(int)
 
     # Built by call: a class statement's string annotation could not name `held`.
-    State = TypedDict("State", {"x": Annotated[int, held]})
+    State = TypedDict("State", {"x": Annotated[int, held]})  # noqa: UP013
     graph = StateGraph(State).add_node("a", lambda s: {"x": s["x"] + 1}).add_edge(START, "a")
     assert graph.compile().invoke({"x": 1}) == {"x": 2}
