@@ -291,7 +291,7 @@ class GraphCore:
                 result = child_results[t.id]
             elif writes:
                 state_writes = {c: v for c, v in writes if c in self._state_set}
-                if self._single_output and self._bare in state_writes:
+                if self._bare in state_writes:  # an entrypoint's return, a root state's value
                     result = thaw(state_writes[self._bare])
                 else:
                     result = _plain_dict(state_writes) if state_writes else None

@@ -115,6 +115,12 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     _pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
     _saved_from: str | None = None
     _replaying: bool = False
+    _carried: list[list[tuple[str, Any]]] = dataclasses.field(default_factory=list)
+    """Batches of writes folded into the loaded checkpoint before the run's first step
+    (its null-task writes, a Command's update): a fork made of it records them."""
+    _superseded: bool = False
+    """The checkpoint the config's checkpoint_id named is no longer the thread's latest:
+    the tasks that finished on it run again (as LangGraph), and a replay of it forks."""
     _loaded_step: int = -2
     _metadata_extra: dict[str, Any] | None = None
     _metadata_rest: dict[str, Any] | None = None
