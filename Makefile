@@ -16,8 +16,10 @@ $(STAMP): pyproject.toml setup.py
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-# PostgreSQL tests run against a throwaway cluster (installed from apt when missing).
+# PostgreSQL tests run against a throwaway cluster (installed from apt when missing);
+# the viewer's browser tests use Debian's chromium (installed from apt when missing).
 test: $(STAMP)
+	.ci/ensure_chromium.sh
 	.ci/with_postgres.sh $(BIN)/python -m pytest
 
 lint: $(STAMP)

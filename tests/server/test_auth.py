@@ -98,3 +98,43 @@ def test_store_items_live_in_each_users_namespace(server) -> None:
     assert bob.store.get_item(["prefs"], key) is None
     assert bob.store.search_items(["prefs"])["items"] == []
     assert ["alice", "prefs"] not in bob.store.list_namespaces()["namespaces"]
+
+
+def test_the_thread_event_protocol_is_guarded_too(server) -> None:
+    from websockets.exceptions import ConnectionClosedError
+    from websockets.sync.client import connect
+
+    alice = as_user(server, "alice")
+    with alice.threads.stream(assistant_id="chain") as thread:
+        thread.run.start(input={"n": 1})
+        assert thread.output == {"items": ["a", "b", "c"], "n": 2}
+        tid = thread.thread_id
+    assert alice.threads.get(tid)["metadata"]["owner"] == "alice"
+
+    bob = {"Authorization": "Bearer token-bob"}
+    base = f"{server.url}/threads/{tid}"
+    stream = httpx.post(f"{base}/stream/events", json={"channels": ["values"]}, headers=bob)
+    assert (stream.status_code, stream.json()) == (
+        404,
+        {"detail": f"Thread with ID {tid} not found"},
+    )
+    for method, params in (
+        ("state.get", {"namespace": []}),
+        ("run.start", {"assistant_id": "chain", "input": {"n": 1}}),
+    ):
+        body = {"id": 1, "method": method, "params": params}
+        answer = httpx.post(f"{base}/commands", json=body, headers=bob).json()
+        assert (answer["error"], answer["message"]) == (
+            "invalid_argument",
+            f"Thread with ID {tid} not found",
+        )
+    unknown = httpx.post(f"{base}/commands", json={"id": 1, "method": "state.get"})
+    assert unknown.status_code == 401
+
+    ws_url = base.replace("http", "ws") + "/stream/events"
+    for headers, code in ((bob, 4404), ({}, 4401)):
+        with connect(ws_url, additional_headers=headers, open_timeout=10) as ws:
+            # The server accepts, then closes with 4000 + the status it would have answered.
+            with pytest.raises(ConnectionClosedError) as closed:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd.code == code

@@ -247,7 +247,7 @@ class RemoteGraph(Runnable):
             for chunk in self._shape(part, modes, subgraphs, in_node, version):
                 yield chunk
 
-    def stream_events(
+    def stream_events(  # type: ignore[override]
         self,
         input: Any,
         config: RunnableConfig | None = None,
@@ -260,14 +260,28 @@ class RemoteGraph(Runnable):
         headers: Mapping[str, str] | None = None,
         **kwargs: Any,
     ) -> Any:
-        """Not available yet: a remote run's event stream needs the server's thread event
-        protocol, which this foldgraph does not serve; use `stream`."""
-        raise NotImplementedError(
-            "RemoteGraph.stream_events is not supported by this foldgraph yet; "
-            "use RemoteGraph.stream(..., stream_mode=[...]) instead"
-        )
+        """With `version="v3"`, the remote run as a run stream (use it in a `with` block):
+        its projections (`values`, `messages`, `subgraphs`, `tool_calls`, `extensions`),
+        `output`, `interrupted`, raw events by iterating. Other versions are
+        langchain-core's callback events of `invoke`.
+        """
+        if version != "v3":
+            return super().stream_events(input, config, version=version, **kwargs)  # type: ignore[call-overload]
+        from foldgraph.pregel._remote_stream import RemoteRunStream, check_v3_options
 
-    async def astream_events(
+        check_v3_options(
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            control=control,
+            transformers=transformers,
+            extra=kwargs,
+        )
+        client = self._sync()
+        thread_id, sent = self._request(config)
+        sdk = client.threads.stream(thread_id, assistant_id=self.assistant_id, headers=headers)
+        return RemoteRunStream(client, sdk, input, sent, kwargs.get("metadata"))
+
+    async def astream_events(  # type: ignore[override]
         self,
         input: Any,
         config: RunnableConfig | None = None,
@@ -280,8 +294,28 @@ class RemoteGraph(Runnable):
         headers: Mapping[str, str] | None = None,
         **kwargs: Any,
     ) -> Any:
-        """Not available yet (see `stream_events`)."""
-        return self.stream_events(input, config, version=version)
+        """Async `stream_events`: `async with await graph.astream_events(..., version="v3")`.
+
+        Only `version="v3"` is served (v1/v2 callback events: use `astream`).
+        """
+        if version != "v3":
+            raise NotImplementedError(
+                f"RemoteGraph.astream_events(version={version!r}) is not supported; "
+                "use astream() or version='v3'"
+            )
+        from foldgraph.pregel._remote_stream import AsyncRemoteRunStream, check_v3_options
+
+        check_v3_options(
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            control=control,
+            transformers=transformers,
+            extra=kwargs,
+        )
+        client = self._async()
+        thread_id, sent = self._request(config)
+        sdk = client.threads.stream(thread_id, assistant_id=self.assistant_id, headers=headers)
+        return AsyncRemoteRunStream(client, sdk, input, sent, kwargs.get("metadata"))
 
     def invoke(  # type: ignore[override]
         self,

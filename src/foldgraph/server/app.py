@@ -184,7 +184,7 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
 
 
 def _routes(config: ServerConfig) -> list[Any]:
-    from foldgraph.server.routes import assistants, crons, meta, runs, store, threads
+    from foldgraph.server.routes import assistants, crons, events, meta, runs, store, threads
 
     http = config.http or {}
     table: list[Any] = []
@@ -195,7 +195,7 @@ def _routes(config: ServerConfig) -> list[Any]:
     if not http.get("disable_runs"):
         table += runs.routes
     if not http.get("disable_threads"):
-        table += threads.routes
+        table += threads.routes + events.routes
     if not http.get("disable_store"):
         table += store.routes
     table += crons.routes

@@ -88,14 +88,29 @@ class AuthMiddleware:
         if auth is None or auth._authenticate_handler is None or scope["path"] in _OPEN_PATHS:
             await self.app(scope, receive, send)
             return
-        request = Request(scope, receive)
+        websocket = scope["type"] == "websocket"
+        # The handler reads a request; a WebSocket's handshake is one (a GET).
+        http_scope = {**scope, "type": "http", "method": "GET"} if websocket else scope
+        request = Request(http_scope, receive)
         try:
             user = await _authenticate(auth, request)
         except HTTPError as err:
-            await error_response(err.status, err.detail, err.headers)(scope, receive, send)
+            if websocket:
+                await _refuse_websocket(receive, send, err)
+            else:
+                await error_response(err.status, err.detail, err.headers)(scope, receive, send)
             return
         scope.setdefault("state", {})["user"] = user
         await self.app(scope, receive, send)
+
+
+async def _refuse_websocket(receive: Receive, send: Send, err: HTTPError) -> None:
+    """Close a WebSocket with 4000 + the status: a browser cannot read a refused upgrade's."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": 4000 + err.status, "reason": err.detail[:120]})
 
 
 async def _authenticate(auth: Any, request: Request) -> User:

@@ -6,9 +6,10 @@ multitask strategy, cancelling a run, the JSON shape of each record).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from foldgraph.server.config import ServerConfig
@@ -121,6 +122,26 @@ class Service:
             "has_state": 0,
         }
 
+    @contextlib.asynccontextmanager
+    async def thread_graph(self, thread: Json, config: Mapping[str, Any]) -> AsyncIterator[Any]:
+        """The graph of `thread` (its metadata's `graph_id`), opened for `config`."""
+        graph_id = (thread["metadata"] or {}).get("graph_id")
+        if graph_id is None:
+            raise HTTPError(
+                400,
+                f"Thread '{thread['thread_id']}' has no assigned graph ID. This usually occurs "
+                "when no runs have been made on this particular thread. This operation requires "
+                "a graph ID. Please ensure a run has been made for the thread or manually update "
+                "the thread metadata (by setting the 'graph_id' field) before running this "
+                "operation.",
+            )
+        if graph_id not in self.graphs:
+            raise HTTPError(
+                404, f"Graph {graph_id!r} of thread {thread['thread_id']} is not served"
+            )
+        async with self.graphs.open(graph_id, config) as graph:
+            yield graph
+
     # -- runs ------------------------------------------------------------------------------
 
     async def create_run(
@@ -129,13 +150,17 @@ class Service:
         body: Mapping[str, Any],
         *,
         thread_metadata: Mapping[str, Any] | None = None,
+        protocol: bool = False,
     ) -> Json:
         """Validate a run request, apply its multitask strategy, and queue it.
 
         `thread_metadata`: the metadata of a thread the run creates (stateless, or
-        `if_not_exists="create"`), as the auth handlers stamped it.
+        `if_not_exists="create"`), as the auth handlers stamped it. `protocol`: the run
+        streams to the thread's event log as a v3 run (`server.protocol`).
         """
         kwargs, options = parse_run_body(body, stateless=thread_id is None)
+        if protocol:
+            kwargs["protocol"] = True
         assistant = await self.assistant(options["assistant_id"])
         run_id = new_id()
         metadata = dict(options["metadata"] or {})

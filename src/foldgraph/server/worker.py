@@ -20,6 +20,7 @@ from typing import Any
 
 from foldgraph.server import serde
 from foldgraph.server.graphs import GraphRegistry
+from foldgraph.server.protocol.execution import protocol_run
 from foldgraph.server.queue.base import RunOutcome, RunQueue
 from foldgraph.server.storage.base import Json, Storage, now_iso
 from foldgraph.server.streaming import EventShaper, graph_modes
@@ -143,7 +144,10 @@ class Executor:
                     "interrupt_after": kwargs.get("interrupt_after"),
                     "durability": kwargs.get("durability") or "async",
                 }
-                if "events" in shaper.modes:
+                if kwargs.get("protocol"):  # started with the thread event protocol (v3)
+                    given = run_input(kwargs)
+                    stream = protocol_run(self.queue, run, graph, given, config, options)
+                elif "events" in shaper.modes:
                     stream = self._with_events(graph, run_id, run_input(kwargs), config, options)
                 else:
                     stream = graph.astream(run_input(kwargs), config, **options)

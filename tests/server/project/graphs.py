@@ -12,6 +12,12 @@ from typing_extensions import TypedDict
 
 from foldgraph.config import get_stream_writer
 from foldgraph.graph import END, START, StateGraph, add_messages
+from foldgraph.stream import (
+    CustomTransformer,
+    StreamChannel,
+    StreamTransformer,
+    UpdatesTransformer,
+)
 from foldgraph.types import interrupt
 
 
@@ -99,3 +105,26 @@ _chat = StateGraph(ChatState)
 _chat.add_node(reply)
 _chat.add_edge(START, "reply")
 chat = _chat.compile()
+
+
+class NodeNames(StreamTransformer):
+    """A named projection (`run.extensions["nodes"]`): the root nodes as they finish."""
+
+    required_stream_modes = ("updates",)
+
+    def __init__(self, scope: tuple[str, ...] = ()) -> None:
+        super().__init__(scope)
+        self.channel: StreamChannel[str] = StreamChannel("nodes")
+
+    def init(self) -> dict:
+        return {"nodes": self.channel}
+
+    def process(self, event: dict) -> bool:
+        if event["method"] == "updates" and not event["params"]["namespace"]:
+            for node in event["params"]["data"]:
+                self.channel.push(node)
+        return True
+
+
+# Compiled with transformers: its v3 runs also stream updates, custom events and `nodes`.
+streamed = _chain(a, b, c).compile(transformers=[UpdatesTransformer, CustomTransformer, NodeNames])

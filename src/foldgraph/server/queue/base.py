@@ -119,3 +119,13 @@ class RunQueue(abc.ABC):
     @abc.abstractmethod
     async def outcome(self, run_id: str, timeout: float | None = None) -> RunOutcome | None:
         """Wait for the run to end and return how it ended (None: not known here)."""
+
+    # -- streams that are not runs' ----------------------------------------------------
+    # A thread's protocol event log (`server.protocol.log`) is a stream named
+    # `thread:<thread_id>` that is never closed; these let a queue keep it small.
+
+    async def trim(self, stream_id: str, through: str) -> None:  # noqa: B027 - optional
+        """Let go of the events of `stream_id` up to and including the id `through`."""
+
+    async def forget(self, stream_id: str) -> None:  # noqa: B027 - optional
+        """Let go of the whole stream `stream_id` (its thread was deleted)."""

@@ -4,7 +4,9 @@ Each run gets a `_Log` when it is queued: the events published so far and a
 condition subscribers wait on. A subscriber reads the log from where it starts
 and waits for more, so a client that reconnects with `Last-Event-ID` misses
 nothing while the log is kept. Logs of ended runs are kept for `keep_seconds`
-(resumable runs) or dropped at once when nobody is reading.
+(resumable runs) or dropped at once when nobody is reading. A thread's event log
+(`thread:<id>`, never closed) is trimmed by its writer and dropped when nobody has
+read or written it for `keep_seconds`.
 """
 
 from __future__ import annotations
@@ -19,14 +21,22 @@ from foldgraph.server.storage.base import Storage
 
 
 class _Log:
-    __slots__ = ("cond", "ended_at", "events", "outcome", "resumable")
+    __slots__ = ("cond", "ended_at", "events", "offset", "outcome", "readers", "resumable", "used")
 
     def __init__(self, resumable: bool) -> None:
         self.events: list[StreamEvent] = []
+        self.offset = 0  # events let go of (`trim`): ids count on from there
         self.cond = asyncio.Condition()
         self.outcome: RunOutcome | None = None
         self.resumable = resumable
         self.ended_at = 0.0
+        self.readers = 0
+        self.used = time.monotonic()
+
+    @property
+    def end(self) -> int:
+        """The id of the last event (ids count from 1)."""
+        return self.offset + len(self.events)
 
 
 class LocalQueue(RunQueue):
@@ -81,8 +91,9 @@ class LocalQueue(RunQueue):
         log = self._logs.get(run_id)
         if log is None:
             log = self._logs[run_id] = _Log(False)
-        item = StreamEvent(str(len(log.events) + 1), event, data)
+        item = StreamEvent(str(log.end + 1), event, data)
         log.events.append(item)
+        log.used = time.monotonic()
         thread_id = self._thread_of.get(run_id)
         for watcher in self._watchers.get(thread_id, ()) if thread_id else ():
             watcher.put_nowait(item)
@@ -110,29 +121,34 @@ class LocalQueue(RunQueue):
         log = self._logs.get(run_id)
         if log is None:
             return
+        # Positions count events from the first ever published, trimmed ones included.
         if from_start:
-            position = 0
+            position = log.offset
         elif after is not None:
             position = _position_after(after)
         else:
-            position = len(log.events)
-        while True:
-            while position < len(log.events):
-                yield log.events[position]
-                position += 1
-            if log.outcome is not None:
-                return
-            idle = False
-            async with log.cond:
-                if position >= len(log.events) and log.outcome is None:
-                    try:
-                        await asyncio.wait_for(log.cond.wait(), heartbeat)
-                    except TimeoutError:
-                        idle = True
-                    else:
-                        idle = False
-            if idle:
-                yield None
+            position = log.end
+        log.readers += 1
+        try:
+            while True:
+                position = max(position, log.offset)
+                while position < log.end:
+                    yield log.events[position - log.offset]
+                    position = max(position + 1, log.offset)
+                if log.outcome is not None:
+                    return
+                idle = False
+                async with log.cond:
+                    if position >= log.end and log.outcome is None:
+                        try:
+                            await asyncio.wait_for(log.cond.wait(), heartbeat)
+                        except TimeoutError:
+                            idle = True
+                if idle:
+                    yield None
+        finally:
+            log.readers -= 1
+            log.used = time.monotonic()
 
     async def subscribe_thread(
         self, thread_id: str, *, heartbeat: float | None = None
@@ -161,13 +177,29 @@ class LocalQueue(RunQueue):
                 await asyncio.wait_for(log.cond.wait_for(lambda: log.outcome is not None), timeout)
         return log.outcome
 
+    async def trim(self, stream_id: str, through: str) -> None:
+        log = self._logs.get(stream_id)
+        if log is None:
+            return
+        drop = min(_position_after(through) - log.offset, len(log.events))
+        if drop > 0:
+            del log.events[:drop]
+            log.offset += drop
+
+    async def forget(self, stream_id: str) -> None:
+        self._logs.pop(stream_id, None)
+
     def _forget_old(self) -> None:
-        """Drop logs of runs that ended long enough ago (resumable) or at all (the rest)."""
+        """Drop logs of runs that ended long enough ago (resumable) or at all (the rest),
+        and thread logs nobody has used for `keep_seconds`."""
         if len(self._logs) < 256:
             return
         now = time.monotonic()
         for run_id, log in list(self._logs.items()):
             if log.outcome is None:
+                if run_id.startswith("thread:") and not log.readers:
+                    if now - log.used > self.keep_seconds:
+                        del self._logs[run_id]
                 continue
             keep = self.keep_seconds if log.resumable else 5.0
             if now - log.ended_at > keep:

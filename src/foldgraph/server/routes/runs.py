@@ -51,9 +51,11 @@ async def _thread_id(request: Request) -> str:
     return uuid_param(request, "thread_id", "thread")
 
 
-async def _create(request: Request, thread_id: str | None, body: dict[str, Any]) -> dict:
+async def create_run_for(
+    request: Any, thread_id: str | None, body: dict[str, Any], *, protocol: bool = False
+) -> dict:
     """Authorize (threads.create_run, and threads.create for a thread made on the way), then
-    create the run."""
+    create the run (`protocol`: one the thread event protocol started, see `server.protocol`)."""
     service = _service(request)
     value = {
         "thread_id": thread_id,
@@ -79,7 +81,9 @@ async def _create(request: Request, thread_id: str | None, body: dict[str, Any])
         made = {"thread_id": thread_id, "metadata": {}, "if_exists": "do_nothing"}
         await authorize(request, "threads", "create", made)
         thread_metadata = made["metadata"]
-    return await service.create_run(thread_id, body, thread_metadata=thread_metadata)
+    return await service.create_run(
+        thread_id, body, thread_metadata=thread_metadata, protocol=protocol
+    )
 
 
 # -- create --------------------------------------------------------------------------------
@@ -90,7 +94,7 @@ async def create_run(request: Request) -> Response:
     stateless = "thread_id" not in request.path_params
     thread_id = None if stateless else await _thread_id(request)
     body = await read_object(request)
-    run = await _create(request, thread_id, body)
+    run = await create_run_for(request, thread_id, body)
     headers = {"Content-Location": f"/threads/{run['thread_id']}/runs/{run['run_id']}"}
     return JSONResponse(run_json(run), headers=headers)
 
@@ -100,7 +104,7 @@ async def stream_run(request: Request) -> Response:
     stateless = "thread_id" not in request.path_params
     thread_id = None if stateless else await _thread_id(request)
     body = await read_object(request)
-    run = await _create(request, thread_id, body)
+    run = await create_run_for(request, thread_id, body)
     cancel_on_disconnect = body.get("on_disconnect") == "cancel"
     return _sse(
         service,
@@ -116,7 +120,7 @@ async def wait_run(request: Request) -> Response:
     stateless = "thread_id" not in request.path_params
     thread_id = None if stateless else await _thread_id(request)
     body = await read_object(request)
-    run = await _create(request, thread_id, body)
+    run = await create_run_for(request, thread_id, body)
     return _wait(
         service, run, body.get("on_disconnect") == "cancel", _locations(run, stateless, "join")
     )
@@ -145,7 +149,7 @@ async def batch_runs(request: Request) -> Response:
         raise HTTPError(422, "The request body must be a JSON array of runs")
     for item in body:  # check every run before queueing any
         parse_run_body(item, stateless=True)
-    runs = [run_json(await _create(request, None, item)) for item in body]
+    runs = [run_json(await create_run_for(request, None, item)) for item in body]
     return JSONResponse(runs)
 
 

@@ -7,8 +7,6 @@ first run or given at creation).
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import Request
@@ -27,6 +25,7 @@ from foldgraph.server.http import (
     select,
     uuid_param,
 )
+from foldgraph.server.protocol.log import stream_id
 from foldgraph.server.service import Service, thread_json
 from foldgraph.server.storage.base import Conflict, NotFound, new_id, now_iso
 
@@ -177,6 +176,7 @@ async def delete_thread(request: Request) -> Response:
     await service.storage.delete_thread(thread["thread_id"])
     if service.checkpointer is not None:
         await service.checkpointer.adelete_thread(thread_id)
+    await service.queue.forget(stream_id(thread_id))
     return Response(status_code=204)
 
 
@@ -280,29 +280,13 @@ async def prune_threads(request: Request) -> Response:
             await service.storage.delete_thread(thread["thread_id"])
             if service.checkpointer is not None:
                 await service.checkpointer.adelete_thread(thread["thread_id"])
+            await service.queue.forget(stream_id(thread["thread_id"]))
         elif service.checkpointer is not None:
             await service.checkpointer.aprune([thread["thread_id"]], strategy="keep_latest")
     return JSONResponse({"pruned_count": pruned})
 
 
 # -- state ---------------------------------------------------------------------------------
-
-
-@contextlib.asynccontextmanager
-async def _graph_of(service: Service, thread: dict[str, Any], config: dict) -> AsyncIterator[Any]:
-    graph_id = (thread["metadata"] or {}).get("graph_id")
-    if graph_id is None:
-        raise HTTPError(
-            400,
-            f"Thread '{thread['thread_id']}' has no assigned graph ID. This usually occurs "
-            "when no runs have been made on this particular thread. This operation requires a "
-            "graph ID. Please ensure a run has been made for the thread or manually update the "
-            "thread metadata (by setting the 'graph_id' field) before running this operation.",
-        )
-    if graph_id not in service.graphs:
-        raise HTTPError(404, f"Graph {graph_id!r} of thread {thread['thread_id']} is not served")
-    async with service.graphs.open(graph_id, config) as graph:
-        yield graph
 
 
 def _config(thread_id: str, checkpoint: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -320,7 +304,7 @@ async def _state(request: Request, checkpoint: dict | None, subgraphs: bool) -> 
     if not (thread["metadata"] or {}).get("graph_id"):
         return serde.empty_state_json((checkpoint or {}).get("checkpoint_id"), thread_id)
     config = _config(thread_id, checkpoint)
-    async with _graph_of(service, thread, config) as graph:
+    async with service.thread_graph(thread, config) as graph:
         snapshot = await graph.aget_state(config, subgraphs=subgraphs)
     if not snapshot.config:
         return serde.empty_state_json((checkpoint or {}).get("checkpoint_id"), thread_id)
@@ -355,7 +339,7 @@ async def update_state(request: Request) -> Response:
     if checkpoint_id:
         checkpoint = {**(checkpoint or {}), "checkpoint_id": checkpoint_id}
     config = _config(thread_id, checkpoint)
-    async with _graph_of(service, thread, config) as graph:
+    async with service.thread_graph(thread, config) as graph:
         try:
             saved = await graph.aupdate_state(config, values, as_node=as_node)
         except HTTPError:
@@ -393,7 +377,7 @@ async def _history(request: Request, options: dict[str, Any]) -> list[dict]:
         before = {"configurable": before}
     checkpoint = options.get("checkpoint") or {}
     config = _config(thread_id, checkpoint)
-    async with _graph_of(service, thread, config) as graph:
+    async with service.thread_graph(thread, config) as graph:
         return [
             serde.state_json(s)
             async for s in graph.aget_state_history(
