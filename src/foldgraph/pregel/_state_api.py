@@ -13,15 +13,15 @@ from typing import Any
 
 import attrs
 
-from foldgraph._kernel.fold import apply, plan
-from foldgraph._kernel.names import NS_END, NS_SEP, PULL
+from foldgraph._kernel.fold import apply, apply_without_step, plan
+from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PULL, RESUME
 from foldgraph._kernel.snapshot import Task
 from foldgraph.constants import CONF, END, START
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.pregel._core import GraphCore, own_namespace, subgraph_of
 from foldgraph.pregel._emit import now_iso
 from foldgraph.pregel._prepare import with_str_thread
-from foldgraph.pregel._protocol import VIA
+from foldgraph.pregel._protocol import NULL_TASK_ID, VIA
 from foldgraph.types import StateSnapshot, StateUpdate
 
 __all__ = [
@@ -228,6 +228,8 @@ def bulk_update_state(
         target._snapshot_of(saved) if saved is not None else attrs.evolve(target._empty, step=-1)
     )
     current_config = config
+    # The writes saved on the loaded checkpoint; a checkpoint this call makes has none.
+    pending_writes: Sequence[Any] = (saved.pending_writes or ()) if saved is not None else ()
     queue = [list(step) for step in supersteps]
     while queue:
         updates = queue.pop(0)
@@ -249,15 +251,16 @@ def bulk_update_state(
                 snapshot.parent_id,
                 [("__copy_of__", snapshot.id)],
             )
+            pending_writes = ()
             if first.values:
                 queue.insert(0, [StateUpdate(v, n) for v, n in first.values])
             continue
         if first.as_node == END and first.values is None:
-            pending = plan(target.spec, snapshot)
-            new = apply(target.spec, snapshot, [(t, []) for t in pending])
+            new = _cleared(target, snapshot, pending_writes)
             snapshot, current_config = _put(
                 target, saver, config, ns, new, "update", snapshot.id or None, None
             )
+            pending_writes = ()
             continue
         source = "update"
         task_writes: list[tuple[Task, list[tuple[str, Any]]]] = []
@@ -281,8 +284,28 @@ def bulk_update_state(
         snapshot, current_config = _put(
             target, saver, config, ns, new, source, snapshot.id or None, recorded
         )
+        pending_writes = ()
         fresh = False
     return current_config
+
+
+def _cleared(target: GraphCore, snapshot: Any, pending_writes: Sequence[Any]) -> Any:
+    """The checkpoint an update `as_node=END` with no values makes: its pending tasks end
+    there, with what those that finished wrote, after the `Command` updates saved on it
+    (as LangGraph, which applies both before clearing the tasks)."""
+    null_writes: list[tuple[str, Any]] = []
+    written: dict[str, list[tuple[str, Any]]] = {}
+    for tid, chan, value in pending_writes or ():
+        if tid.startswith(VIA) or chan in (ERROR, INTERRUPT, RESUME):
+            continue
+        if tid == NULL_TASK_ID:
+            null_writes.append((chan, value))
+        else:
+            written.setdefault(tid, []).append((chan, value))
+    if null_writes:
+        snapshot = apply_without_step(target.spec, snapshot, null_writes)
+    tasks = plan(target.spec, snapshot)
+    return apply(target.spec, snapshot, [(t, written.get(t.id, [])) for t in tasks])
 
 
 def _as_node_writes(
