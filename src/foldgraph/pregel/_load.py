@@ -47,6 +47,7 @@ class Loading:
             self._loaded_pending = {tid: list(ws) for tid, ws in self._pending.items()}
         value = self.input
         self._saved_from = self.snapshot.id or None
+        self._saved_versions = self.snapshot.versions
         if (
             self.nested
             and loaded
@@ -118,8 +119,10 @@ class Loading:
                 self._carried.append(writes)
                 if not forks:
                     # Kept on the checkpoint (as LangGraph's null-task writes) so that its
-                    # state shows the update even before the next step commits.
-                    self.save_writes(NULL_TASK, writes)
+                    # state shows the update even before the next step commits. Savers
+                    # key a task's writes by position: the updates of earlier resumes of
+                    # this checkpoint come first, so each is saved once and none is lost.
+                    self.save_writes(NULL_TASK, [w for batch in self._carried for w in batch])
             if value.resume is not None:
                 self._assign_resume(value.resume)
             if forks:  # a Command replaying a past checkpoint: its branch starts with it

@@ -114,6 +114,9 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     stop: int = 0
     _pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
     _saved_from: str | None = None
+    _saved_versions: Mapping[str, Any] | None = None
+    """The channel versions of the checkpoint the run loaded: with durability "exit" its
+    one checkpoint stores every channel that changed since then, not only in its last step."""
     _replaying: bool = False
     _carried: list[list[tuple[str, Any]]] = dataclasses.field(default_factory=list)
     """Batches of writes folded into the loaded checkpoint before the run's first step
