@@ -228,6 +228,9 @@ def bulk_update_state(
         target._snapshot_of(saved) if saved is not None else attrs.evolve(target._empty, step=-1)
     )
     current_config = config
+    # An update of a checkpoint the thread has moved past leaves its writes off it (as
+    # LangGraph): the checkpoint's other children, and clearing it, must not see them.
+    superseded = saved is not None and _moved_past(saver, config, saved)
     # The writes saved on the loaded checkpoint; a checkpoint this call makes has none.
     pending_writes: Sequence[Any] = (saved.pending_writes or ()) if saved is not None else ()
     queue = [list(step) for step in supersteps]
@@ -302,13 +305,24 @@ def bulk_update_state(
         new = apply(target.spec, base, task_writes)
         made_by = [(_task_record(t), list(w)) for t, w in task_writes]
         recorded = [("__via__", made_by)]
-        results = [(t.id, list(w)) for t, w in task_writes if t.id]
+        results = [] if superseded else [(t.id, list(w)) for t, w in task_writes if t.id]
         snapshot, current_config = _put(
             target, saver, config, ns, new, source, snapshot.id or None, recorded, results
         )
         pending_writes = ()
+        superseded = False  # the next superstep builds on the checkpoint just made
         fresh = False
     return current_config
+
+
+def _moved_past(saver: Any, config: dict[str, Any], saved: Any) -> bool:
+    """Whether `config` names a checkpoint that is no longer its thread's latest."""
+    if not config.get(CONF, {}).get("checkpoint_id"):
+        return False
+    latest = saver._stored_tuple({CONF: {**config[CONF], "checkpoint_id": None}})
+    return latest is not None and latest.config[CONF].get("checkpoint_id") != saved.config[
+        CONF
+    ].get("checkpoint_id")
 
 
 def _cleared(target: GraphCore, snapshot: Any, pending_writes: Sequence[Any]) -> Any:
