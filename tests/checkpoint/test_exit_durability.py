@@ -99,3 +99,18 @@ def test_an_exit_run_that_stops_where_it_loaded_keeps_that_checkpoint_readable()
         (1, {"log": ["in", "u", "ab"]}),
         (0, {"log": ["in", "u"]}),
     ]
+
+
+def test_an_exit_run_answering_one_of_three_interrupts_saves_each_answer_once() -> None:
+    from foldgraph.types import Command, interrupt
+
+    builder = StateGraph(S)
+    for name in "abc":
+        builder.add_node(name, lambda s, n=name: {"log": [f"{n}:{interrupt(n.upper())}"]})
+        builder.add_edge(START, name)
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "1"}}
+    out = app.invoke({"log": []}, config, durability="exit")
+    while pending := out.get("__interrupt__"):
+        out = app.invoke(Command(resume={pending[0].id: "yes"}), config, durability="exit")
+    assert out == {"log": ["a:yes", "b:yes", "c:yes"]}

@@ -20,6 +20,7 @@ from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import CONF, START
 from foldgraph.errors import EmptyInputError, InvalidUpdateError
 from foldgraph.pregel import _emit as emit
+from foldgraph.pregel._pending import finished
 from foldgraph.pregel._protocol import CARRIED, NULL_TASK, NULL_TASK_ID, VIA, Emit, Execute
 from foldgraph.pregel._replay_state import ReplayState
 from foldgraph.types import Command
@@ -223,6 +224,10 @@ class Loading:
             self.snapshot = apply_without_step(self.graph.spec, self.snapshot, null_writes)
             self._carried.append(null_writes)
         self._pending = pending
+        if self.durability == "exit":
+            # Their writes are saved on this checkpoint already: an exit run that stops
+            # here again must not save them twice.
+            self._saved_done = frozenset(t for t, ws in pending.items() if finished(ws))
         return True
 
     def _mapped_checkpoint(self) -> str | None:

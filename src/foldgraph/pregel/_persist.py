@@ -240,8 +240,10 @@ class Persistence:
         if self.durability != "exit":
             return
         self.save(self.snapshot, final=True)
+        done = self._saved_done if self.snapshot.id == self._saved_from else frozenset()
         for task in tasks:
-            self.save_writes(task, self._pending.get(task.id, ()), final=True)
+            if task.id not in done:
+                self.save_writes(task, self._pending.get(task.id, ()), final=True)
         planned = {t.id for t in tasks}
         for tid, writes in self._pending.items():
             if tid not in planned:  # task calls and error handlers of this step

@@ -118,6 +118,8 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     _pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
     _saved_from: str | None = None
     _saved_versions: Mapping[str, Any] | None = None
+    _saved_done: frozenset[str] = frozenset()
+    """With durability "exit": tasks the loaded checkpoint holds finished writes of."""
     """The channel versions of the checkpoint the run loaded: with durability "exit" its
     one checkpoint stores every channel that changed since then, not only in its last step."""
     _replaying: bool = False
