@@ -49,6 +49,7 @@ class Loading:
         value = self.input
         self._saved_from = self.snapshot.id or None
         self._saved_versions = self.snapshot.versions
+        self._loaded_parent = self.snapshot.parent_id or None
         if (
             self.nested
             and loaded
