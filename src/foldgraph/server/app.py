@@ -55,11 +55,19 @@ async def open_backend(
         from foldgraph.checkpoint.memory import InMemorySaver
         from foldgraph.server.storage.sqlite import SqliteStorage
         from foldgraph.store.memory import InMemoryStore
+        from foldgraph.store.sqlite.aio import AsyncSqliteStore
 
         storage = SqliteStorage(":memory:")
         await storage.setup()
         try:
-            yield storage, InMemorySaver(), InMemoryStore(index=index)
+            if ttl:  # InMemoryStore has no TTLs; an in-memory SQLite store does
+                async with AsyncSqliteStore.from_conn_string(
+                    ":memory:", index=index, ttl=ttl
+                ) as st:
+                    await st.setup()
+                    yield storage, InMemorySaver(), st
+            else:
+                yield storage, InMemorySaver(), InMemoryStore(index=index)
         finally:
             await storage.close()
         return
@@ -130,20 +138,32 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
 
     The graphs are imported here, so a graph that cannot load fails before serving.
     """
+    from foldgraph.server.checkpointer import checkpointer_settings
     from foldgraph.server.graphs import load_graphs
+    from foldgraph.server.ttl import ThreadTTLPolicy
 
     options = options or ServeOptions()
     loaded = load_graphs(config)
+    saver_settings = checkpointer_settings(config)
+    ttl_policy = ThreadTTLPolicy.from_config(
+        (config.checkpointer or {}).get("ttl"), "langgraph.json"
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        from foldgraph.server.checkpointer import open_checkpointer
+        from foldgraph.server.config import ConfigError
         from foldgraph.server.crons import CronScheduler
         from foldgraph.server.graphs import GraphRegistry
         from foldgraph.server.queue.local import LocalQueue
-        from foldgraph.server.service import Service
+        from foldgraph.server.service import KEEP_LATEST_NEEDS_PRUNE, Service
+        from foldgraph.server.ttl import ThreadSweeper
         from foldgraph.server.worker import Executor
 
-        async with open_backend(config, options) as (storage, saver, store):
+        async with (
+            open_backend(config, options) as (storage, built_in, store),
+            open_checkpointer(saver_settings, built_in) as saver,
+        ):
             graphs = GraphRegistry.from_config(config, saver, store, loaded)
             queue = LocalQueue(storage)
             executor = Executor(storage, queue, graphs, jobs=options.jobs, checkpointer=saver)
@@ -156,17 +176,27 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
                 checkpointer=saver,
                 store=store,
                 auth=app.state.auth,
+                ttl=ttl_policy,
             )
             app.state.service = service
             await service.ensure_system_assistants()
             await executor.start()
             crons = CronScheduler(service)
             await crons.start()
+            if ttl_policy.strategy == "keep_latest" and not service.can_prune():
+                raise ConfigError(f"langgraph.json: checkpointer.ttl: {KEEP_LATEST_NEEDS_PRUNE}")
+            sweeper = ThreadSweeper(service, ttl_policy)
+            await sweeper.start()
+            if ((config.store or {}).get("ttl") or {}).get("sweep_interval_minutes"):
+                await store.start_ttl_sweeper()
             try:
                 yield
             finally:
+                await sweeper.stop()
                 await crons.stop()
                 await executor.stop()
+                with contextlib.suppress(Exception):
+                    await store.stop_ttl_sweeper()
 
     from foldgraph.server.auth import load_auth
 
