@@ -521,7 +521,24 @@ def _version(dist: str) -> str | None:
         return None
 
 
+def _langgraph_bench_args(argv: Sequence[str]) -> list[str] | None:
+    """The arguments for `benchmarks.langgraph_bench` when `--only langgraph_bench` asks for it
+    (LangGraph's own bench/ workloads run by their own driver: an sdist, two interpreters)."""
+    args = list(argv)
+    for at, arg in enumerate(args):
+        if arg == "--only" and args[at + 1 : at + 2] == ["langgraph_bench"]:
+            return args[:at] + args[at + 2 :]
+        if arg == "--only=langgraph_bench":
+            return args[:at] + args[at + 1 :]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    own = _langgraph_bench_args(sys.argv[1:] if argv is None else argv)
+    if own is not None:
+        from benchmarks import langgraph_bench
+
+        return langgraph_bench.main(own)
     args = parse_args(sys.argv[1:] if argv is None else argv)
     repeats = args.repeats or (1 if args.quick else 7)
     settings = Settings(quick=args.quick, repeats=repeats)

@@ -412,6 +412,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         fg = _run_worker(sys.executable, "foldgraph", cell, args)
         lg = _run_worker(args.langgraph_python, "langgraph", cell, args)
         rows.append((cell, fg, lg))
+        if args.json:  # written as it grows, so a long run that is stopped keeps its cells
+            _write_json(args.json, rows)
         done = f"[{n}/{len(cells)}] {cell[0]} / {_saver_label(cell[1], cell[2])}"
         if "error" in fg or "error" in lg:
             print(f"{done}: {fg.get('error', 'ok')} | {lg.get('error', 'ok')}", file=sys.stderr)
@@ -427,14 +429,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{time.time() - started:.0f} s.\n"
     )
     print(table(rows))
-    if args.json:
-        Path(args.json).write_text(
-            json.dumps(
-                [{"cell": list(c), "foldgraph": fg, "langgraph": lg} for c, fg, lg in rows],
-                indent=1,
-            )
-        )
     return 0
+
+
+def _write_json(path: str, rows: Sequence[Any]) -> None:
+    Path(path).write_text(
+        json.dumps(
+            [{"cell": list(c), "foldgraph": fg, "langgraph": lg} for c, fg, lg in rows], indent=1
+        )
+    )
 
 
 if __name__ == "__main__":

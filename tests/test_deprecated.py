@@ -343,7 +343,7 @@ def test_foldgraph_itself_uses_no_deprecated_name() -> None:
         "import pkgutil, importlib, warnings, foldgraph\n"
         "warnings.simplefilter('error', DeprecationWarning)\n"
         "for m in pkgutil.walk_packages(foldgraph.__path__, 'foldgraph.'):\n"
-        "    if m.name != 'foldgraph.pregel.types':\n"
+        "    if m.name != 'foldgraph.pregel.types' and not m.name.endswith('.__main__'):\n"
         "        importlib.import_module(m.name)\n"
     )
     subprocess.run([sys.executable, "-c", program], check=True, timeout=120)

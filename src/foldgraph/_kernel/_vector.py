@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from typing import Any, overload
 
 import immutables
@@ -91,20 +92,33 @@ def _pop_oldest(entries: dict[int, Any]) -> tuple[int, Any]:
 
 
 _FLATS = _FlatCache()
+_NO_CHUNKS: immutables.Map[int, tuple[Any, ...]] = immutables.Map()
+
+
+_CHUNK = 32
+"""Items per chunk: a vector's items live in tuples of this many, plus a shorter tail."""
 
 
 class Vector(Sequence[Any]):
-    """An immutable sequence with O(log n) `append`, `set` and indexing."""
+    """An immutable sequence with O(log n) `append`, `set` and indexing.
 
-    __slots__ = ("__weakref__", "_items", "_prev", "_size")
+    Items are kept 32 to a tuple: full chunks in the HAMT (keyed by chunk number), the
+    last, partial one as `_tail`. A version costs about a pointer per item, as a list
+    does (one HAMT entry per item cost ~15 times that), and an append copies at most
+    the 31-item tail; full chunks are shared between versions.
+    """
+
+    __slots__ = ("__weakref__", "_chunks", "_prev", "_size", "_tail")
 
     def __init__(
         self,
-        items: immutables.Map[int, Any] | None = None,
+        chunks: immutables.Map[int, tuple[Any, ...]] | None = None,
+        tail: tuple[Any, ...] = (),
         size: int = 0,
         prev: Vector | None = None,
     ) -> None:
-        self._items = items if items is not None else immutables.Map()
+        self._chunks = chunks if chunks is not None else _NO_CHUNKS
+        self._tail = tail
         self._size = size
         # The vector this one extends by appends only (weakly: history is not kept alive).
         self._prev = weakref.ref(prev) if prev is not None and prev._size else None
@@ -113,9 +127,27 @@ class Vector(Sequence[Any]):
         """True when this vector was made from `other` by appends only (so it starts with it)."""
         return self._prev is not None and self._prev() is other
 
+    def _chunked(self) -> int:
+        """How many items are in full chunks."""
+        return self._size - len(self._tail)
+
     def items_from(self, start: int) -> Iterator[Any]:
         """The items from position `start` on, in order (a C-level iterator)."""
-        return map(self._items.__getitem__, range(start, self._size))
+        full = self._chunked()
+        if start >= full:
+            return iter(self._tail[start - full :])
+        first = start // _CHUNK
+        chunks = self._chunks
+        return chain(
+            chunks[first][start % _CHUNK :],
+            chain.from_iterable(map(chunks.__getitem__, range(first + 1, full // _CHUNK))),
+            self._tail,
+        )
+
+    def _flatten(self) -> tuple[Any, ...]:
+        chunks = self._chunks
+        body = chain.from_iterable(map(chunks.__getitem__, range(self._chunked() // _CHUNK)))
+        return (*body, *self._tail)
 
     def to_tuple(self) -> tuple[Any, ...]:
         """The items as a tuple, cached per vector; O(appended) after a cached parent."""
@@ -124,14 +156,13 @@ class Vector(Sequence[Any]):
         flat = _FLATS.get(self)
         if flat is not None:
             return flat
-        get = self._items.__getitem__
         prev = self._prev() if self._prev is not None else None
         base = _FLATS.get(prev) if prev is not None else None
         if base is not None:
-            flat = base + tuple(map(get, range(len(base), self._size)))
+            flat = base + tuple(self.items_from(len(base)))
         else:
             cut = _FLATS.prefix_of(self)
-            flat = cut if cut is not None else tuple(map(get, range(self._size)))
+            flat = cut if cut is not None else self._flatten()
         _FLATS.put(self, flat)
         return flat
 
@@ -144,23 +175,27 @@ class Vector(Sequence[Any]):
     def __getitem__(self, index: slice) -> Vector: ...
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
-            return vector(self._items[i] for i in range(*index.indices(self._size)))
+            return vector(self.to_tuple()[index])
         if index < 0:
             index += self._size
         if not 0 <= index < self._size:
             raise IndexError("Vector index out of range")
-        return self._items[index]
+        full = self._size - len(self._tail)
+        if index >= full:
+            return self._tail[index - full]
+        return self._chunks[index // _CHUNK][index % _CHUNK]
 
     def __iter__(self) -> Iterator[Any]:
         flat = _FLATS.get(self)
         if flat is not None:
             return iter(flat)
-        return map(self._items.__getitem__, range(self._size))
+        return self.items_from(0)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Vector):
             return self._size == other._size and (
-                self._items is other._items or list(self) == list(other)
+                (self._chunks is other._chunks and self._tail == other._tail)
+                or list(self) == list(other)
             )
         if isinstance(other, Sequence) and not isinstance(other, str | bytes):
             return self._size == len(other) and list(self) == list(other)
@@ -175,64 +210,106 @@ class Vector(Sequence[Any]):
         return (vector, (list(self),))
 
     def append(self, item: Any) -> Vector:
-        return Vector(self._items.set(self._size, item), self._size + 1, self)
+        tail = (*self._tail, item)
+        if len(tail) < _CHUNK:
+            return Vector(self._chunks, tail, self._size + 1, self)
+        chunks = self._chunks.set(self._chunked() // _CHUNK, tail)
+        return Vector(chunks, (), self._size + 1, self)
 
     def extend(self, items: Iterable[Any]) -> Vector:
-        mutation = self._items.mutate()
-        size = self._size
-        for item in items:
-            mutation[size] = item
-            size += 1
-        return Vector(mutation.finish(), size, self)
+        added = tuple(items)
+        buffer = (*self._tail, *added) if self._tail else added
+        size = self._size + len(added)
+        if len(buffer) < _CHUNK:
+            return Vector(self._chunks, buffer, size, self)
+        mutation = self._chunks.mutate()
+        number = self._chunked() // _CHUNK
+        whole = len(buffer) - len(buffer) % _CHUNK
+        for at in range(0, whole, _CHUNK):
+            mutation[number] = buffer[at : at + _CHUNK]
+            number += 1
+        return Vector(mutation.finish(), buffer[whole:], size, self)
 
     def set(self, index: int, item: Any) -> Vector:
         if index < 0:
             index += self._size
         if not 0 <= index < self._size:
             raise IndexError("Vector index out of range")
-        return Vector(self._items.set(index, item), self._size)
+        return _with_items(self, {index: item})
 
     def evolver(self) -> VectorEvolver:
         return VectorEvolver(self)
 
 
+def _with_items(base: Vector, changes: dict[int, Any]) -> Vector:
+    """`base` with the items at the given positions (all inside it) replaced."""
+    full = base._chunked()
+    tail = base._tail
+    by_chunk: dict[int, list[tuple[int, Any]]] = {}
+    for index, item in changes.items():
+        if index >= full:
+            if type(tail) is tuple:
+                tail = list(tail)
+            tail[index - full] = item
+        else:
+            by_chunk.setdefault(index // _CHUNK, []).append((index % _CHUNK, item))
+    chunks = base._chunks
+    if by_chunk:
+        mutation = chunks.mutate()
+        for number, replaced in by_chunk.items():
+            chunk = list(mutation[number])
+            for at, item in replaced:
+                chunk[at] = item
+            mutation[number] = tuple(chunk)
+        chunks = mutation.finish()
+    return Vector(chunks, tuple(tail), base._size)
+
+
 class VectorEvolver:
     """Batch changes to a Vector, then `persistent()` once (pyrsistent's evolver idiom)."""
 
-    __slots__ = ("_base", "_dirty", "_mutation", "_only_appends", "_size")
+    __slots__ = ("_appended", "_base", "_changed")
 
     def __init__(self, base: Vector) -> None:
         self._base = base
-        self._mutation = base._items.mutate()
-        self._size = base._size
-        self._dirty = False
-        self._only_appends = True
+        self._changed: dict[int, Any] = {}
+        self._appended: list[Any] = []
 
     def __len__(self) -> int:
-        return self._size
+        return self._base._size + len(self._appended)
 
     def __getitem__(self, index: int) -> Any:
-        return self._mutation[index]
+        size = self._base._size
+        if index >= size:
+            return self._appended[index - size]
+        if index in self._changed:
+            return self._changed[index]
+        return self._base[index]
 
     def __setitem__(self, index: int, item: Any) -> None:
-        if not 0 <= index < self._size:
+        size = self._base._size
+        if not 0 <= index < size + len(self._appended):
             raise IndexError("Vector index out of range")
-        self._mutation[index] = item
-        self._dirty = True
-        self._only_appends = False
+        if index >= size:
+            self._appended[index - size] = item
+        else:
+            self._changed[index] = item
 
     def append(self, item: Any) -> VectorEvolver:
-        self._mutation[self._size] = item
-        self._size += 1
-        self._dirty = True
+        self._appended.append(item)
         return self
 
     def is_dirty(self) -> bool:
-        return self._dirty
+        return bool(self._changed or self._appended)
 
     def persistent(self) -> Vector:
-        base = self._base if self._only_appends else None
-        return Vector(self._mutation.finish(), self._size, base)
+        base = self._base
+        if self._changed:
+            base = _with_items(base, self._changed)  # not an append-only child of the base
+            return base.extend(self._appended) if self._appended else base
+        if not self._appended:
+            return Vector(base._chunks, base._tail, base._size, base)
+        return base.extend(self._appended)
 
 
 _EMPTY = Vector()

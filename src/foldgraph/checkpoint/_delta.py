@@ -30,38 +30,44 @@ from __future__ import annotations
 
 from typing import Any
 
-import immutables
-
 from foldgraph._kernel._hamt import PersistentDict, PersistentSet
-from foldgraph._kernel._vector import Vector
+from foldgraph._kernel._vector import _CHUNK, Vector
 from foldgraph._kernel.message_log import _GONE, MessageLog
 
 __all__ = ["apply_delta", "diff"]
+
+
+def _changed(a: Any, b: Any) -> bool:
+    return a is not b and (a is _GONE or b is _GONE or a != b or type(a) is not type(b))
 
 
 def _diff_slots(old: Vector, new: Vector) -> tuple[list[list[Any]], list[Any]] | None:
     n_old, n_new = len(old), len(new)
     if n_new < n_old:
         return None
-    old_items: immutables.Map = old._items
-    new_items: immutables.Map = new._items
-    if n_new == n_old:
-        prefix = new_items
-    else:
-        cut = new_items.mutate()
-        for i in range(n_old, n_new):
-            del cut[i]
+    # Old's full chunks are shared with `new` when nothing before them changed: compared
+    # as maps (in C), then item by item only when they differ.
+    full_old = n_old - len(old._tail)
+    kept = full_old // _CHUNK
+    prefix = new._chunks
+    if len(prefix) > kept:
+        cut = prefix.mutate()
+        for number in range(kept, len(prefix)):
+            del cut[number]
         prefix = cut.finish()
     patches: list[list[Any]] = []
-    if prefix is not old_items and prefix != old_items:
-        for i in range(n_old):
-            a, b = old_items[i], new_items[i]
-            if a is not b and (a is _GONE or b is _GONE or a != b or type(a) is not type(b)):
+    if prefix is not old._chunks and prefix != old._chunks:
+        for i in range(full_old):
+            b = new[i]
+            if _changed(old[i], b):
                 patches.append([i, b])
-        if len(patches) * 4 > n_old:
-            return None
-    tail = [new_items[i] for i in range(n_old, n_new)]
-    return patches, tail
+    for i in range(full_old, n_old):
+        b = new[i]
+        if _changed(old._tail[i - full_old], b):
+            patches.append([i, b])
+    if len(patches) * 4 > n_old:
+        return None
+    return patches, list(new.items_from(n_old))
 
 
 def diff(old: Any, new: Any) -> dict[str, Any] | None:

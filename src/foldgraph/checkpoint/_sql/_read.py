@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from foldgraph.checkpoint._delta import apply_delta
 from foldgraph.checkpoint._sql._rows import (
     DELTA,
@@ -121,7 +123,7 @@ class SqlReads:
     ) -> CheckpointTuple:
         seq, checkpoint_id, parent_id, metadata, body = row
         try:
-            decoded = json.loads(bytes(body)) if not isinstance(body, str) else json.loads(body)
+            decoded = orjson.loads(body)
             meta = json.loads(metadata) if isinstance(metadata, str | bytes) else dict(metadata)
             at = {ch: (s or seq) for ch, s in decoded["at"].items()}
             versions = decoded["cv"]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
+
+import orjson
 
 from foldgraph.checkpoint._sql._rows import DELTA, FULL
 
@@ -111,7 +112,7 @@ class SqlRetention:
         referenced: set[tuple[int, str]] = set()
         for row in rows:
             seq, body = row[0], row[-1]
-            decoded = json.loads(bytes(body)) if not isinstance(body, str) else json.loads(body)
+            decoded = orjson.loads(body)
             for ch, s in decoded["at"].items():
                 key: tuple[int, str] | None = (s or seq, ch)
                 while key is not None and key not in referenced:
@@ -143,7 +144,7 @@ class SqlRetention:
         rows = cur.fetchall()
         direct: set[tuple[int, str]] = set()
         for seq, _ns, _cid, _parent, body in rows:
-            decoded = json.loads(bytes(body)) if not isinstance(body, str) else json.loads(body)
+            decoded = orjson.loads(body)
             direct.update((s or seq, ch) for ch, s in decoded["at"].items())
         cur.execute(
             self._q("SELECT seq, channel, kind, base FROM fg_blobs WHERE thread_id = ?"),

@@ -6,8 +6,10 @@ import collections
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from foldgraph.checkpoint._sql._read import SqlReads
 from foldgraph.checkpoint._sql._retention import SqlRetention
@@ -168,7 +170,13 @@ class SqlSaver(SqlReads, SqlWrites, SqlRetention, BaseCheckpointSaver[int]):
 
     @staticmethod
     def _json(value: Any) -> str:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        """A checkpoint's record or metadata as JSON text; mappings (the persistent maps of
+        `versions_seen`) are written as objects. orjson writes it in C, the standard
+        encoder what orjson refuses (non-string keys, ints beyond 64 bits)."""
+        try:
+            return orjson.dumps(value, default=_as_dict).decode()
+        except TypeError:
+            return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=_as_dict)
 
     # -- async twins (the blocking work runs in a worker thread) ------------------------------
 
@@ -263,3 +271,9 @@ class SqlSaver(SqlReads, SqlWrites, SqlRetention, BaseCheckpointSaver[int]):
             register(*[t for t in extra_allowlist if isinstance(t, type)])
             return self
         return super().with_allowlist(extra_allowlist)  # type: ignore[return-value]
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from foldgraph.checkpoint._delta import diff
 from foldgraph.checkpoint._sql._rows import (
@@ -52,7 +53,7 @@ class SqlWrites:
             return None
         seq, body = row
         try:
-            decoded = json.loads(bytes(body)) if not isinstance(body, str) else json.loads(body)
+            decoded = orjson.loads(body)
         except Exception:
             return None  # an unreadable parent: write every value in full
         at = {ch: (s or seq) for ch, s in decoded["at"].items()}
@@ -142,7 +143,7 @@ class SqlWrites:
                     "v": checkpoint.get("v", 4),
                     "ts": checkpoint["ts"],
                     "cv": versions,
-                    "vs": {k: dict(v) for k, v in checkpoint["versions_seen"].items()},
+                    "vs": checkpoint["versions_seen"],  # maps written as objects by `_json`
                     "uc": list(checkpoint.get("updated_channels") or []),
                     # Fingerprints of the values as written (see `_kernel.seal`).
                     "cs": dict(checkpoint.get("channel_seals") or {}),

@@ -1,0 +1,10 @@
+"""The command line's tests read the same databases as the viewer's."""
+
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "ui"))
+
+from thread_dbs import db, expected, kind, thread_dbs
+
+__all__ = ["db", "expected", "kind", "thread_dbs"]
