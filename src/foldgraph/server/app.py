@@ -40,6 +40,8 @@ class ServeOptions:
     lease_seconds: float = 20.0
     max_attempts: int = 3
     drain_seconds: float = 30.0
+    host: str = "127.0.0.1"
+    ui: bool = True
 
 
 def default_database(config: ServerConfig) -> str:
@@ -162,6 +164,7 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
     ttl_policy = ThreadTTLPolicy.from_config(
         (config.checkpointer or {}).get("ttl"), "langgraph.json"
     )
+    viewer = _viewer(config, options, loaded)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -204,6 +207,11 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
                 raise ConfigError(f"langgraph.json: checkpointer.ttl: {KEEP_LATEST_NEEDS_PRUNE}")
             app.state.service = service
             await service.ensure_system_assistants()
+            if viewer is not None:
+                try:
+                    viewer.open()
+                except Exception:  # the API serves on; /ui says it is not there
+                    logger.exception("the viewer at /ui could not open %s", viewer.target)
             if options.role != "api":
                 await executor.start()
             crons = CronScheduler(service)
@@ -220,6 +228,8 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
                 await executor.stop()
                 with contextlib.suppress(Exception):
                     await store.stop_ttl_sweeper()
+                if viewer is not None:
+                    viewer.close()
 
     from foldgraph.server.auth import load_auth
 
@@ -236,9 +246,28 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
         exception_handlers={HTTPError: _http_error, Exception: _server_error},
     )
     app.state.auth = load_auth(config)
+    app.state.viewer = viewer
+    if viewer is not None:
+        from starlette.routing import Mount
+
+        app.router.routes.append(Mount("/ui", app=viewer))
     if options.role != "worker":
         _mount_custom_app(app, config)
     return app
+
+
+def _viewer(config: ServerConfig, options: ServeOptions, loaded: dict[str, Any]) -> Any:
+    """The viewer to mount at /ui (see `server.viewer`), or None (logged, with why)."""
+    from foldgraph.pregel import Pregel
+    from foldgraph.server.viewer import ViewerMount, database_target, why_not_mounted
+
+    reason = why_not_mounted(config, options)
+    if reason is not None:
+        logger.info("the viewer is not served at /ui: %s", reason)
+        return None
+    target = database_target(options.database_url, default_database(config))
+    drawable = {name: g for name, g in loaded.items() if isinstance(g, Pregel)}
+    return ViewerMount(target, drawable)
 
 
 def _routes(config: ServerConfig) -> list[Any]:
