@@ -227,7 +227,7 @@ class Service:
             if thread is None:
                 if options["if_not_exists"] != "create":
                     raise HTTPError(404, f"Thread with ID {thread_id} not found")
-                await self.storage.put_thread(
+                thread = await self.storage.put_thread(
                     self.new_thread(thread_id, thread_metadata), if_exists="do_nothing"
                 )
             strategy = options["multitask_strategy"]
@@ -242,6 +242,16 @@ class Service:
                 for other in active:
                     await self.cancel_run(other, strategy)
         await self.default_thread_ttl(thread_id)
+        stamps = {"graph_id": assistant["graph_id"], "assistant_id": assistant["assistant_id"]}
+        # As LangGraph's server: the assistant's metadata, then the thread's (with the
+        # graph and assistant it now runs), then the run's own. The run's config carries
+        # it, so every checkpoint the run writes has it too.
+        metadata = {
+            **(assistant.get("metadata") or {}),
+            **(thread["metadata"] or {}),
+            **stamps,
+            **metadata,
+        }
         stamp = now_iso()
         run = {
             "run_id": run_id,
@@ -256,13 +266,7 @@ class Service:
         }
         await self.storage.patch_thread(
             thread_id,
-            {
-                "status": "busy",
-                "metadata": {
-                    "graph_id": assistant["graph_id"],
-                    "assistant_id": assistant["assistant_id"],
-                },
-            },
+            {"status": "busy", "metadata": stamps},
         )
         await self.queue.enqueue(run, runnable_at=time.time() + options["after_seconds"])
         return run
