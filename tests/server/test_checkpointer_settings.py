@@ -51,10 +51,17 @@ async def foldgraph_saver():
     yield saver
     EVENTS.append(("closed", saver))
 
+# Stands for langgraph.checkpoint.memory.InMemorySaver: importing the real one here would
+# put LangGraph in the test process, where foldgraph.alias's tests need it absent.
+class LangGraphsSaver:
+    pass
+
+LangGraphsSaver.__module__ = "langgraph.checkpoint.memory"
+LangGraphsSaver.__name__ = "InMemorySaver"
+
 @contextlib.asynccontextmanager
 async def langgraph_saver():
-    from langgraph.checkpoint.memory import InMemorySaver
-    yield InMemorySaver()
+    yield LangGraphsSaver()
 
 def not_a_context_manager():
     return object()
@@ -138,7 +145,10 @@ def test_settings_that_cannot_apply_are_refused_before_serving(tmp_path, checkpo
 @pytest.mark.parametrize(
     ("checkpointer", "message"),
     [
-        ({"path": "./SAVERS.py:langgraph_saver"}, "not a foldgraph checkpointer"),
+        (
+            {"path": "./SAVERS.py:langgraph_saver"},
+            "yielded langgraph.checkpoint.memory.InMemorySaver, not a foldgraph checkpointer",
+        ),
         ({"path": "./SAVERS.py:not_a_context_manager"}, "must name an async context manager"),
         ({"ttl": {"strategy": "keep_latest"}}, '"keep_latest" prunes old checkpoints'),
     ],

@@ -74,6 +74,13 @@ def start_input(input: Any) -> Any:
     return input
 
 
+class RemoteException(Exception):
+    """The remote run failed; the argument is the server's error event."""
+
+
+RemoteException.__module__ = "foldgraph.pregel.remote"  # where users import it from
+
+
 _ENDS = ("completed", "failed", "interrupted")
 #: What a projection subscribes to besides its channel: the root events that end the run.
 _STOPS = ["input", "lifecycle"]
@@ -191,8 +198,6 @@ def _stop_of(joined: Any, state: Mapping[str, Any]) -> _Stop:
 
 def _raise_failed(stop: _Stop) -> None:
     if stop.how == "failed":
-        from foldgraph.pregel.remote import RemoteException
-
         raise RemoteException(f"Run errored: {stop.error}" if stop.error else "Run errored")
 
 
