@@ -421,11 +421,14 @@ def test_remote_graph_stream_events_v3(server) -> None:
         # its own) sees the interrupt, which can be before the values stream delivered
         # the last states: what comes is a prefix of them.
         seen = list(run.values)
-        assert seen == [
-            {"items": [], "n": 1},
-            {"items": ["a"], "n": 2},
-            {"items": ["a"], "n": 2},
-        ][: len(seen)]
+        assert (
+            seen
+            == [
+                {"items": [], "n": 1},
+                {"items": ["a"], "n": 2},
+                {"items": ["a"], "n": 2},
+            ][: len(seen)]
+        )
         assert run.interrupted is True
         [interrupt] = run.interrupts
         assert interrupt == Interrupt(value={"question": "ok?"}, id=interrupt.id)
