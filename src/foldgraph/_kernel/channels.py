@@ -552,7 +552,9 @@ class DeltaChannel(BaseChannel):
     `snapshot_frequency` is kept for LangGraph's signature and has no other effect.
     """
 
-    reducer: Callable[[Any, Sequence[Any]], Any] = attrs.field(default=None, eq=False)
+    # Compared by its reducer: `Annotated[list, DeltaChannel(f)]` is cached by typing on
+    # equality, so two channels that differ only in their reducer must not be equal.
+    reducer: Callable[[Any, Sequence[Any]], Any] = attrs.field(default=None)
     snapshot_frequency: int = 100
 
     def __init__(
