@@ -321,7 +321,7 @@ class GraphCore(GraphBase):
                 state_writes = map_task_result_writes(
                     [(c, thaw(v)) for c, v in writes if c in self._state_set]
                 )
-                if self._single_output and self._bare in state_writes:
+                if self._bare in state_writes:  # an entrypoint's return, a root state's value
                     result = state_writes[self._bare]
                 else:
                     result = state_writes or None
