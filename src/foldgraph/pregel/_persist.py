@@ -169,6 +169,8 @@ class Persistence:
             return
         if self.durability == "exit" and not final:
             return
+        if self.graph._untracked:
+            writes = self.graph._tracked_writes(writes) or _NO_WRITES
         if self._in_memory():
             self.checkpointer._put_runner_writes(
                 self._saver_thread,
@@ -194,6 +196,8 @@ class Persistence:
         """
         if self.durability == "exit":
             return
+        if self.graph._untracked:
+            accepted = [(t, self.graph._tracked_writes(w)) for t, w in accepted]
         fast = self._fast_saver
         if fast is None:
             fast = self._in_memory()
