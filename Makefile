@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint bench bench-quick bench-compare bench-storage parity conformance \
-	test-on-langgraph clean
+	test-on-langgraph clean test-load
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -16,11 +16,17 @@ $(STAMP): pyproject.toml setup.py
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-# PostgreSQL tests run against a throwaway cluster (installed from apt when missing);
-# the viewer's browser tests use Debian's chromium (installed from apt when missing).
+# PostgreSQL and Redis tests run against throwaway servers (installed from apt when
+# missing); the viewer's browser tests use Debian's chromium (installed from apt when missing).
 test: $(STAMP)
 	.ci/ensure_chromium.sh
-	.ci/with_postgres.sh $(BIN)/python -m pytest
+	.ci/with_postgres.sh .ci/with_redis.sh $(BIN)/python -m pytest
+
+# The scale-out load test at the issue's full size: 1 000 runs over 200 threads, 2 API
+# instances and 3 workers, signals over PostgreSQL and over Redis (CI runs 200 runs).
+test-load: $(STAMP)
+	FOLDGRAPH_SCALE_RUNS=1000 .ci/with_postgres.sh .ci/with_redis.sh \
+		$(BIN)/python -m pytest tests/server/test_scale_load.py -s -p no:cacheprovider
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests examples $(wildcard benchmarks tools)

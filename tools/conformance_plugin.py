@@ -91,7 +91,8 @@ def _stand_in_getattr(self: Any, name: str) -> Any:
 for _dunder in (
     "__call__ __setattr__ __eq__ __ne__ __hash__ __iter__ __len__ __contains__ "
     "__getitem__ __str__ __add__ __radd__ __bool__ __lt__ __gt__ __le__ __ge__ __enter__ "
-    "__aenter__ __or__ __ror__ __format__ __int__ __index__ __float__"
+    "__aenter__ __or__ __ror__ __format__ __int__ __index__ __float__ __instancecheck__ "
+    "__subclasscheck__"
 ).split():
     setattr(_StandIn, _dunder, _refuse(_dunder))
 _StandIn.__getattr__ = _stand_in_getattr  # type: ignore[attr-defined]

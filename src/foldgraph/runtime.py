@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from foldgraph._context import current_runtime
@@ -58,6 +58,25 @@ class ServerInfo:
     assistant_id: str
     graph_id: str
     user: BaseUser | None = None
+
+
+def server_info_from(configurable: Mapping[str, Any]) -> ServerInfo | None:
+    """The `ServerInfo` a server's run config describes (`assistant_id`, `graph_id`, and
+    the authenticated user under `langgraph_auth_user`), as LangGraph reads it; None for a
+    local run."""
+    assistant_id = configurable.get("assistant_id")
+    graph_id = configurable.get("graph_id")
+    found = configurable.get("langgraph_auth_user")
+    # A server's proxy user answers `permissions` through __getattr__, which the
+    # protocol's isinstance check does not see: having an identity is enough.
+    user = found if found is not None and hasattr(found, "identity") else None
+    if assistant_id is None and graph_id is None and user is None:
+        return None
+    return ServerInfo(
+        assistant_id=str(assistant_id) if assistant_id else "",
+        graph_id=str(graph_id) if graph_id else "",
+        user=user,
+    )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

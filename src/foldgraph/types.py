@@ -85,10 +85,13 @@ class Send:
     node: str
     arg: Any
 
-    def __init__(self, node: str, arg: Any, *, timeout: float | None = None) -> None:
+    def __init__(
+        self, node: str, arg: Any, *, timeout: float | timedelta | TimeoutPolicy | None = None
+    ) -> None:
         self.node = node
         self.arg = arg
-        self.timeout = timeout
+        # This task's limits, in place of the target node's own (async nodes).
+        self.timeout = TimeoutPolicy.coerce(timeout)
 
     def __hash__(self) -> int:
         try:
@@ -97,7 +100,9 @@ class Send:
             return hash((self.node, id(self.arg), self.timeout))
 
     def __repr__(self) -> str:
-        return f"Send(node={self.node!r}, arg={self.arg!r})"
+        if self.timeout is None:
+            return f"Send(node={self.node!r}, arg={self.arg!r})"
+        return f"Send(node={self.node!r}, arg={self.arg!r}, timeout={self.timeout!r})"
 
     def __eq__(self, value: object) -> bool:
         return (

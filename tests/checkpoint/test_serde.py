@@ -230,6 +230,19 @@ def test_round_trip_keeps_every_type_in_containers_kept_as_native_json(value: An
     assert _typed(serde.loads_typed(serde.dumps_typed(value))) == _typed(value)
 
 
+@pytest.mark.parametrize(
+    "edge",
+    [-(2**63) - 1, -(2**63), 2**63, 2**64 - 1, 2**64, -(10**19), 10**19],
+)
+def test_ints_at_the_64_bit_edges_come_back_as_ints(edge: int) -> None:
+    # orjson reads an int below -2**63 (19 digits after the sign) as a float: such a
+    # payload must go to the standard decoder.
+    serde = JsonPlusSerializer()
+    value = {"": [edge]}
+    back = serde.loads_typed(serde.dumps_typed(value))
+    assert back == value and type(back[""][0]) is int
+
+
 def test_unknown_type_is_refused_with_its_name_and_the_fix() -> None:
     @dataclasses.dataclass
     class Secret:

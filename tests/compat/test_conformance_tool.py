@@ -76,7 +76,7 @@ def test_a_missing_internal_imports_and_fails_only_when_used(served_by_foldgraph
 def test_an_internal_foldgraph_has_is_served_with_its_real_names(served_by_foldgraph: Any) -> None:
     from langgraph.pregel._checkpoint import copy_checkpoint, no_such_name  # type: ignore
 
-    from foldgraph.checkpoint.base import copy_checkpoint as real
+    from foldgraph.pregel._checkpoint import copy_checkpoint as real
 
     assert copy_checkpoint is real
     with pytest.raises(plugin.PrivateInternalError):

@@ -467,7 +467,7 @@ def test_two_overwrites_in_one_step_raise() -> None:
     channel = BinaryOperatorAggregate(list, operator.add).named("log")
     with pytest.raises(InvalidUpdateError) as info:
         channel.fold(pvector(), [Overwrite([1]), [2], {"__overwrite__": [3]}])
-    assert str(info.value) == ("At key 'log': can receive only one Overwrite value per super-step.")
+    assert str(info.value) == ("At key 'log': Can receive only one Overwrite value per super-step.")
 
 
 def test_writes_after_an_overwrite_in_the_same_step_are_dropped_as_in_langgraph() -> None:

@@ -438,7 +438,7 @@ class BinaryOperatorAggregate(BaseChannel):
         if overwritten:
             if len(overwritten) > 1:
                 raise InvalidUpdateError(
-                    f"At key '{self.key}': can receive only one Overwrite value per super-step."
+                    f"At key '{self.key}': Can receive only one Overwrite value per super-step."
                 )
             # As in LangGraph, an Overwrite replaces the value and wins over every
             # other write of the same superstep.

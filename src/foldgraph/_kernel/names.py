@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "CONFIG_KEY_DURABILITY",
     "CONFIG_KEY_READ",
     "CONFIG_KEY_RUNTIME",
     "CONFIG_KEY_SEND",
@@ -57,6 +58,8 @@ CONFIG_KEY_READ: Final[str] = "__pregel_read"
 """Where a running task's config carries `read(channel_or_channels, fresh=False)`: the
 state the task started from, or (`fresh=True`) with the writes it sent so far."""
 CONFIG_KEY_RUNTIME: Final[str] = "__pregel_runtime"
+CONFIG_KEY_DURABILITY: Final[str] = "__pregel_durability"
+"""The run's durability in a node's config (`configurable`), under LangGraph's key."""
 """Where a config carries the run's `Runtime`."""
 
 RESERVED: Final[frozenset[str]] = frozenset(

@@ -83,19 +83,32 @@ def serve(args: argparse.Namespace, *, command: str) -> int:
 
     from foldgraph.server.app import ServeOptions, create_app, default_database
 
-    options = ServeOptions(database_url=args.database_url, in_memory=args.in_memory, jobs=args.jobs)
+    options = ServeOptions(
+        database_url=args.database_url,
+        in_memory=args.in_memory,
+        jobs=args.jobs,
+        **_scale_options(args),
+    )
     try:
         app = create_app(config, options)
     except ConfigError as err:
         raise CommandError(str(err)) from None
     where = "in memory" if args.in_memory else (args.database_url or default_database(config))
+    if options.role == "worker":
+        what = f"worker for {', '.join(g.graph_id for g in config.graphs)}, health check"
+    else:
+        what = f"serving {', '.join(g.graph_id for g in config.graphs)}"
+        if options.role == "api":
+            what += " (api only: runs execute on workers)"
     print(
-        f"foldgraph {command}: serving {', '.join(g.graph_id for g in config.graphs)} "
-        f"at http://{args.host}:{args.port} (data: {where})",
+        f"foldgraph {command}: {what} at http://{args.host}:{args.port} (data: {_redact(where)})",
         file=sys.stderr,
         flush=True,
     )
     kwargs: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level}
+    # Open streams do not hold a stopping API instance for long: their clients rejoin
+    # another instance with Last-Event-ID.
+    kwargs["timeout_graceful_shutdown"] = 5
     if importlib.util.find_spec("uvloop") is not None and os.name != "nt":
         kwargs["loop"] = "uvloop"
     if importlib.util.find_spec("httptools") is not None:
@@ -103,3 +116,49 @@ def serve(args: argparse.Namespace, *, command: str) -> int:
     server = uvicorn.Server(uvicorn.Config(app, lifespan="on", **kwargs))
     server.run()
     return 0 if server.started else 1
+
+
+def _scale_options(args: argparse.Namespace) -> dict[str, Any]:
+    """`serve`'s options for many processes (see `foldgraph.server.scaling`), checked."""
+    from foldgraph.server.scaling import is_postgres
+
+    role = getattr(args, "role", "both")
+    redis_url = getattr(args, "redis_url", None)
+    postgres = is_postgres(args.database_url) and not args.in_memory
+    if role != "both" and not postgres:
+        raise CommandError(
+            f"--role {role} needs a database other processes share: "
+            "give --database-url postgresql://..."
+        )
+    if redis_url and not postgres:
+        raise CommandError(
+            "--redis-url carries signals between processes sharing a PostgreSQL database: "
+            "give --database-url postgresql://... too"
+        )
+    if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise CommandError(
+            f"--redis-url must start with redis://, rediss:// or unix://, got {redis_url!r}"
+        )
+    lease = getattr(args, "lease_seconds", 20.0)
+    attempts = getattr(args, "max_attempts", 3)
+    drain = getattr(args, "drain_seconds", 30.0)
+    if lease <= 0:
+        raise CommandError(f"--lease-seconds must be positive, got {lease}")
+    if attempts < 1:
+        raise CommandError(f"--max-attempts must be at least 1, got {attempts}")
+    if drain < 0:
+        raise CommandError(f"--drain-seconds must be 0 or more, got {drain}")
+    return {
+        "role": role,
+        "redis_url": redis_url,
+        "lease_seconds": lease,
+        "max_attempts": attempts,
+        "drain_seconds": drain,
+    }
+
+
+def _redact(url: str) -> str:
+    """`url` without its password, for the start-up line."""
+    import re
+
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)

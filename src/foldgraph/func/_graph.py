@@ -11,10 +11,12 @@ as for any graph.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, get_args, get_origin
 
 import attrs
+from langchain_core.runnables import Runnable
 
 from foldgraph._kernel.channels import EphemeralValue, LastValue
 from foldgraph._kernel.frozen import thaw
@@ -65,9 +67,27 @@ class EntrypointGraph(Pregel):
     cache_policy: CachePolicy | None = None
     streams_task_calls = True
 
-    def __init__(self, **core: Any) -> None:
+    def __init__(self, *, input_type: Any = Any, output_type: Any = Any, **core: Any) -> None:
         # Built from its parts, as a compiled StateGraph is (not from low-level nodes).
         GraphCore.__init__(self, **core)
+        self._input_type = input_type
+        self._output_type = output_type
+
+    # The schemas are the function's: its first parameter's annotation in, its return
+    # annotation (the first argument of `entrypoint.final[...]`) out, as in LangGraph.
+    @property
+    def InputType(self) -> Any:
+        return self._input_type
+
+    @property
+    def OutputType(self) -> Any:
+        return self._output_type
+
+    def get_input_schema(self, config: Any = None) -> Any:
+        return Runnable.get_input_schema(self, config)
+
+    def get_output_schema(self, config: Any = None) -> Any:
+        return Runnable.get_output_schema(self, config)
 
     def get_graph(self, config: Any = None, *, xray: int | bool = False) -> Any:
         """START -> the function -> END, as LangGraph draws an entrypoint."""
@@ -81,6 +101,29 @@ class EntrypointGraph(Pregel):
         drawn.add_edge(start, node)
         drawn.add_edge(node, end, conditional=True)
         return drawn
+
+
+def signature_types(func: Callable[..., Any]) -> tuple[Any, Any]:
+    """(input, output) types of an entrypoint, read from its signature as LangGraph reads
+    them (annotations as written; an unannotated or bare `entrypoint.final` one is Any)."""
+    sig = inspect.signature(func)
+    params = list(sig.parameters.values())
+    input_type = Any
+    if params and params[0].annotation is not inspect.Signature.empty:
+        input_type = params[0].annotation
+    returned = sig.return_annotation
+    if returned is inspect.Signature.empty or returned is Final:
+        return input_type, Any
+    if get_origin(returned) is Final:
+        args = get_args(returned)
+        if len(args) != 2:
+            raise TypeError(
+                "Please an annotation for both the return_ and the save values.For example, "
+                "`-> entrypoint.final[int, str]` would assign a return_ a type of `int` and "
+                "save the type `str`."
+            )
+        return input_type, args[0]
+    return input_type, returned
 
 
 def build(
@@ -107,7 +150,10 @@ def build(
         retry_policy=retry_policy,
         cache_policy=cache_policy,
     )
+    input_type, output_type = signature_types(func)
     graph = EntrypointGraph(
+        input_type=input_type,
+        output_type=output_type,
         spec=spec,
         runners={name: runner},
         node_order=[name],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import inspect
 import typing
+import warnings
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import timedelta
@@ -12,7 +13,7 @@ from typing import Any, Generic, Self
 
 import attrs
 import typing_extensions
-from langchain_core.runnables import Runnable
+from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import create_model
 
 from foldgraph._deprecated import renamed_parameter
@@ -29,7 +30,7 @@ from foldgraph._kernel.channels import (
 )
 from foldgraph._kernel.names import NS_END, NS_SEP, RESERVED, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
-from foldgraph._shell.coerce import is_schema_class, schema_fields
+from foldgraph._shell.coerce import input_builder, is_schema_class, schema_fields
 from foldgraph._shell.node import _is_async_callable, action_for, node_name
 from foldgraph.constants import END, START, TASKS
 from foldgraph.managed import ManagedValue
@@ -115,12 +116,43 @@ def _as_runnable(action: Any, name: str) -> Any:
         return action
     from foldgraph.utils.runnable import RunnableCallable
 
+    _warn_config_annotation(action)
     try:
         if _is_async_callable(action):
             return RunnableCallable(None, action, name=name, trace=False)
         return RunnableCallable(action, name=name, trace=False)
     except (TypeError, ValueError):  # no inspectable signature: show it as given
         return action
+
+
+_CONFIG_ANNOTATIONS = (
+    inspect.Parameter.empty,
+    RunnableConfig,
+    "RunnableConfig",
+    RunnableConfig | None,
+    typing.Optional[RunnableConfig],  # noqa: UP045 (the spelling users write)
+    "RunnableConfig | None",
+    "Optional[RunnableConfig]",
+)
+
+
+def _warn_config_annotation(action: Any) -> None:
+    """LangGraph's warning for a node whose `config` parameter is typed as something else
+    than a `RunnableConfig` (it still gets the config here)."""
+    try:
+        param = inspect.signature(action).parameters.get("config")
+    except (TypeError, ValueError):
+        return
+    if param is None or param.kind not in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY):
+        return
+    if any(param.annotation == ok for ok in _CONFIG_ANNOTATIONS):
+        return
+    warnings.warn(
+        "The 'config' parameter should be typed as 'RunnableConfig' or 'RunnableConfig | "
+        f"None', not '{param.annotation}'. ",
+        UserWarning,
+        stacklevel=4,
+    )
 
 
 def _managed_kind(annotation: Any) -> str | None:
@@ -691,6 +723,7 @@ class CompiledStateGraph(
             **kwargs,
         )
         self.builder = builder
+        self.typed_output = input_builder(builder.output_schema)
 
     def _schema_keys(self, schema: Any) -> list[str]:
         return [k for k in self.builder.schemas[schema] if k in self.builder.channels]

@@ -42,6 +42,7 @@ from foldgraph.managed import RemainingSteps
 from foldgraph.prebuilt.tool_node import ToolCallWithContext, ToolNode, _current_runtime
 from foldgraph.runtime import Runtime
 from foldgraph.types import Checkpointer, Send
+from foldgraph.utils.runnable import RunnableCallable
 from foldgraph.warnings import LangGraphDeprecatedSinceV10
 
 __all__ = [
@@ -139,14 +140,11 @@ def _get_prompt_runnable(prompt: Prompt | None) -> Runnable:
         return RunnableLambda(fixed, name=PROMPT_RUNNABLE_NAME)
     if isinstance(prompt, Runnable):
         return prompt
+    # A prompt function gets `config`, `store`, `runtime` or `writer` when it names them.
     if inspect.iscoroutinefunction(prompt):
-
-        def _no_sync(_state: Any) -> Any:
-            raise TypeError("An async prompt function needs the async API (ainvoke, astream, ...).")
-
-        return RunnableLambda(_no_sync, afunc=prompt, name=PROMPT_RUNNABLE_NAME)
+        return RunnableCallable(None, prompt, name=PROMPT_RUNNABLE_NAME)
     if callable(prompt):
-        return RunnableLambda(prompt, name=PROMPT_RUNNABLE_NAME)
+        return RunnableCallable(prompt, name=PROMPT_RUNNABLE_NAME)
     raise ValueError(f"Got unexpected type for `prompt`: {type(prompt)}")
 
 
@@ -257,6 +255,8 @@ class _Node(Runnable[Any, Any]):
         self.name = func.__name__
         self._func = func
         self._afunc = afunc
+        self.func = func  # as on LangGraph's node runnables: the body, for introspection
+        self.afunc = afunc
         # Building the task's runtime costs ~25 us a step; a fixed model never reads it.
         self._runtime: Callable[[], Any] = _current_runtime if uses_runtime else _no_runtime
 

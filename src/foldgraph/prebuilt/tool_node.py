@@ -57,9 +57,9 @@ from typing_extensions import TypeVar, Unpack
 
 # CONF, CONFIG_KEY_READ, BaseStore, RunnableCallable, ServerInfo and is_invalid_resume
 # are importable from here, as from LangGraph's module.
-from foldgraph._kernel.names import CONFIG_KEY_READ
+from foldgraph._kernel.names import CONFIG_KEY_READ, CONFIG_KEY_RUNTIME
 from foldgraph.constants import CONF
-from foldgraph.errors import GraphBubbleUp, is_invalid_resume  # noqa: F401
+from foldgraph.errors import GraphBubbleUp, is_invalid_resume
 from foldgraph.graph.message import REMOVE_ALL_MESSAGES
 from foldgraph.prebuilt._finished_calls import FinishedCalls, TaskKey, task_key
 from foldgraph.runtime import DEFAULT_RUNTIME, ExecutionInfo, Runtime, ServerInfo, get_runtime  # noqa: F401
@@ -435,12 +435,15 @@ def _messages_of(state: Any, key: str) -> Any:
     return getattr(state, key, None) or []
 
 
-def _current_runtime() -> Runtime[Any]:
-    """The runtime of the task running this node; the default one outside a graph."""
+def _current_runtime(config: RunnableConfig | None = None) -> Runtime[Any]:
+    """The runtime of the task running this node. Outside a graph, the one the config
+    carries under LangGraph's key (`configurable["__pregel_runtime"]`, as code calling a
+    `ToolNode` directly passes it), else the default one."""
     try:
         return get_runtime()
     except RuntimeError:
-        return DEFAULT_RUNTIME
+        given = (config or {}).get(CONF, {}).get(CONFIG_KEY_RUNTIME)
+        return DEFAULT_RUNTIME if given is None else given
 
 
 # --------------------------------------------------------------------------- the node
@@ -517,7 +520,7 @@ class ToolNode(Runnable[Any, Any]):
                 )
                 return self._combine_outputs([output], input_type)
         config = ensure_config(config)
-        runtimes = self._runtimes(input, calls, config, _current_runtime())
+        runtimes = self._runtimes(input, calls, config, _current_runtime(config))
         if len(calls) == 1:
             return self._combine_outputs(
                 [self._run_one(calls[0], input_type, runtimes[0])], input_type
@@ -545,7 +548,7 @@ class ToolNode(Runnable[Any, Any]):
                 )
                 return self._combine_outputs([output], input_type)
         config = ensure_config(config)
-        runtimes = self._runtimes(input, calls, config, _current_runtime())
+        runtimes = self._runtimes(input, calls, config, _current_runtime(config))
         if len(calls) == 1:
             return self._combine_outputs(
                 [await self._arun_one(calls[0], input_type, runtimes[0])], input_type
@@ -690,7 +693,7 @@ class ToolNode(Runnable[Any, Any]):
             return self._wrapper_failed(e, request)
 
     def _wrapper_failed(self, e: Exception, request: ToolCallRequest) -> ToolMessage:
-        if not self._handle_tool_errors:
+        if not self._handle_tool_errors or is_invalid_resume(e):
             raise e
         return ToolMessage(
             content=_error_content(e, self._handle_tool_errors),
@@ -743,6 +746,8 @@ class ToolNode(Runnable[Any, Any]):
             try:
                 response = tool.invoke(call_args, config)
             except ValidationError as exc:
+                if is_invalid_resume(exc):
+                    raise  # a bad answer to an interrupt, not a bad argument: ask again
                 raise self._invocation_error(call, exc) from exc
             return self._normalize(response, call, input_type)
         except GraphBubbleUp:
@@ -771,6 +776,8 @@ class ToolNode(Runnable[Any, Any]):
             try:
                 response = await tool.ainvoke(call_args, config)
             except ValidationError as exc:
+                if is_invalid_resume(exc):
+                    raise  # a bad answer to an interrupt, not a bad argument: ask again
                 raise self._invocation_error(call, exc) from exc
             return self._normalize(response, call, input_type)
         except GraphBubbleUp:
@@ -788,7 +795,7 @@ class ToolNode(Runnable[Any, Any]):
         handled = self._handled_types
         if handled is None:
             handled = self._handled_types = _infer_handled_types(cast(Callable[..., str], flag))
-        if not flag or not isinstance(e, handled):
+        if not flag or not isinstance(e, handled) or is_invalid_resume(e):
             raise e
         return ToolMessage(
             content=_error_content(e, flag),

@@ -46,7 +46,13 @@ from foldgraph.pregel._replay import verify_replay
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._schema import channels_model, context_jsonschema
 from foldgraph.pregel._state_api import StateAPI
-from foldgraph.pregel._stream import SKIP, deliver, invoke_output, raise_nested_interrupts
+from foldgraph.pregel._stream import (
+    SKIP,
+    deliver,
+    invoke_output,
+    raise_nested_interrupts,
+    trace_output,
+)
 from foldgraph.runtime import RunControl
 from foldgraph.types import RetryPolicy
 from foldgraph.typing import ContextT, InputT, OutputT, StateT
@@ -431,7 +437,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             raise
         lifecycle(run, traced)
         if traced is not None:
-            traced.on_chain_end(invoke_output(run, None, "v1"))
+            traced.on_chain_end(trace_output(run))
 
     async def astream(
         self,
@@ -478,7 +484,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             raise
         await alifecycle(run, traced)
         if traced is not None:
-            await traced.on_chain_end(invoke_output(run, None, "v1"))
+            await traced.on_chain_end(trace_output(run))
 
     def invoke(
         self,
@@ -511,6 +517,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
                     interrupt_after=interrupt_after,
                     durability=durability,
                     control=control,
+                    version=version,
                     **kwargs,
                 )
             )
@@ -545,9 +552,8 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
         if traced is None:
             return invoke_output(run, output_keys, version)
         lifecycle(run, traced)
-        output = invoke_output(run, output_keys, version)
-        traced.on_chain_end(output)
-        return output
+        traced.on_chain_end(trace_output(run, output_keys))
+        return invoke_output(run, output_keys, version)
 
     async def ainvoke(
         self,
@@ -581,6 +587,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
                     interrupt_after=interrupt_after,
                     durability=durability,
                     control=control,
+                    version=version,
                     **kwargs,
                 )
             ]
@@ -607,10 +614,9 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
                 await traced.on_chain_error(exc)
             raise
         await alifecycle(run, traced)
-        output = invoke_output(run, output_keys, version)
         if traced is not None:
-            await traced.on_chain_end(output)
-        return output
+            await traced.on_chain_end(trace_output(run, output_keys))
+        return invoke_output(run, output_keys, version)
 
     def _trace_start(self, run: Run) -> Any:
         """Open the graph's own chain run when callbacks are configured (else None)."""

@@ -92,4 +92,4 @@ def emit_kept(
 def _echo(config: Mapping[str, Any]) -> dict[str, Any]:
     """The caller's `configurable` keys (not foldgraph's own), shown in checkpoint chunks."""
     conf = config.get(CONF, {})
-    return {k: v for k, v in conf.items() if not k.startswith("__fg_")}
+    return {k: v for k, v in conf.items() if not k.startswith(("__fg_", "__pregel_"))}

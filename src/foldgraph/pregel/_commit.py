@@ -158,6 +158,7 @@ class Committing:
             assert first.error is not None
             return first.error
         if interrupted:
+            self.stopped_in_task = True
             for r in interrupted:
                 self._pending.setdefault(r.task.id, [])
                 self._pending[r.task.id] = [
@@ -166,7 +167,11 @@ class Committing:
                 self.save_writes(r.task, [(INTERRUPT, r.interrupts)])
                 self.interrupts.extend(r.interrupts)
             self._flush_exit(tasks)
-            chunks.extend(self._emit_interrupts([r.interrupts for r in interrupted]))
+            # As LangGraph: each task with interrupts shows them; a stop with none to show
+            # (a graph a task ran stopped at its breakpoint) is one empty chunk at the root.
+            shown = [r.interrupts for r in interrupted if r.interrupts]
+            if shown or not self.nested:
+                chunks.extend(self._emit_interrupts(shown))
             if "tasks" in self.modes or "debug" in self.modes:
                 for r in interrupted:
                     chunks.extend(

@@ -23,7 +23,7 @@ from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
 from foldgraph.constants import CONF, START
 from foldgraph.errors import InvalidUpdateError
-from foldgraph.pregel._node import NodeRunner
+from foldgraph.pregel._node import GraphBase, NodeRunner, subgraph_of
 from foldgraph.pregel._protocol import NULL_TASK_ID
 from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
@@ -40,8 +40,12 @@ CHECKPOINT_FORMAT = 4
 """The `v` of the checkpoints the runner saves (with `updated_channels` and seals)."""
 
 
-class GraphCore:
+class GraphCore(GraphBase):
     """A compiled graph's data: the pure spec, the node runners, and run-time settings."""
+
+    typed_output: Any = None
+    """Builds the output schema's instance (a dataclass or pydantic model) from the output
+    values, for `version="v2"` outputs and values parts; None where they stay dicts."""
 
     streams_task_calls = False
     """Its nodes call functional-API tasks (an entrypoint): a stream shows each call's
@@ -415,30 +419,6 @@ def _as_error(error: Any) -> Any:
     if error is None or isinstance(error, BaseException):
         return error
     return str(error)
-
-
-def subgraph_of(runner: NodeRunner | None) -> GraphCore | None:
-    """The graph a node runs: the node itself, or one its function refers to."""
-    if runner is None or runner.action is None:
-        return None
-    target = runner.action.target
-    if isinstance(target, GraphCore):
-        return target
-    func = getattr(target, "__func__", target)
-    for cell in getattr(func, "__closure__", None) or ():
-        try:
-            value = cell.cell_contents
-        except ValueError:
-            continue
-        if isinstance(value, GraphCore):
-            return value
-    code = getattr(func, "__code__", None)
-    names = getattr(func, "__globals__", {})
-    for name in getattr(code, "co_names", ()):
-        value = names.get(name)
-        if isinstance(value, GraphCore):
-            return value
-    return None
 
 
 def _has_result(writes: Any) -> bool:

@@ -7,11 +7,13 @@ import hashlib
 import random
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import attrs
 from langchain_core.messages import BaseMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import merge_configs
 
 from foldgraph._context import TASK_SCOPE
 from foldgraph._kernel.channels import Overwrite
@@ -36,7 +38,7 @@ from foldgraph.pregel._branch import Branch
 from foldgraph.pregel._timeout import run_with_timeout
 from foldgraph.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
 
-__all__ = ["BranchRead", "NodeOutput", "NodeRunner"]
+__all__ = ["BranchRead", "GraphBase", "NodeOutput", "NodeRunner", "subgraph_of"]
 
 BranchRead = tuple[tuple[str, ...], Any, tuple[tuple[str, str], ...]]
 """What a conditional edge reads: channel keys, the schema, and (key, kind) managed values."""
@@ -97,6 +99,12 @@ def _next_interval(policy: RetryPolicy, attempt: int) -> float:
     if policy.jitter:
         interval += random.uniform(0, 1)
     return interval
+
+
+class GraphBase:
+    """What every compiled graph is (`GraphCore`): how a node finds the graph it runs."""
+
+    __slots__ = ()
 
 
 @attrs.frozen(slots=True)
@@ -202,6 +210,43 @@ class NodeRunner:
         if isinstance(self.retry_policy, RetryPolicy):
             return (self.retry_policy,)
         return tuple(self.retry_policy)
+
+    # -- LangGraph's `PregelNode` surface: `graph.nodes[name]` called on its own -------------
+
+    @property
+    def tags(self) -> list[str] | None:
+        return None
+
+    @property
+    def subgraphs(self) -> list[Any]:
+        """The graph this node runs or calls, if any (as `get_subgraphs` finds it)."""
+        found = subgraph_of(self)
+        return [found] if found is not None else []
+
+    def copy(self, update: Mapping[str, Any]) -> NodeRunner:
+        """A copy with the fields in `update` replaced."""
+        return attrs.evolve(self, **update)
+
+    def _own_config(self, config: RunnableConfig | None) -> RunnableConfig:
+        return merge_configs({"metadata": dict(self.metadata)}, config)
+
+    def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        """Call the node's runnable alone, outside any graph (writes nothing)."""
+        return self.bound.invoke(input, self._own_config(config), **kwargs)
+
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        return await self.bound.ainvoke(input, self._own_config(config), **kwargs)
+
+    def stream(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Iterator[Any]:
+        yield from self.bound.stream(input, self._own_config(config), **kwargs)
+
+    async def astream(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        async for chunk in self.bound.astream(input, self._own_config(config), **kwargs):
+            yield chunk
 
     # -- input ------------------------------------------------------------------------------
 
@@ -482,6 +527,30 @@ class NodeRunner:
                 f"{sorted(self.node_names)}. Route to one of them or to END."
             )
         return [(f"branch:to:{target}", None)]
+
+
+def subgraph_of(runner: NodeRunner | None) -> Any:
+    """The graph a node runs: the node itself, or one its function refers to."""
+    if runner is None or runner.action is None:
+        return None
+    target = runner.action.target
+    if isinstance(target, GraphBase):
+        return target
+    func = getattr(target, "__func__", target)
+    for cell in getattr(func, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if isinstance(value, GraphBase):
+            return value
+    code = getattr(func, "__code__", None)
+    names = getattr(func, "__globals__", {})
+    for name in getattr(code, "co_names", ()):
+        value = names.get(name)
+        if isinstance(value, GraphBase):
+            return value
+    return None
 
 
 def give_message_ids(value: Any) -> Any:

@@ -85,9 +85,10 @@ class Resuming:
             return
         if len(waiting) > 1:
             raise RuntimeError(
-                f"{len(waiting)} tasks are waiting on interrupts; resume each by id with "
-                "Command(resume={interrupt.id: value, ...}) using the ids from "
-                "get_state(config).interrupts."
+                "When there are multiple pending interrupts, you must specify the interrupt "
+                f"id when resuming. {len(waiting)} tasks are waiting on interrupts; resume "
+                "each by id with Command(resume={interrupt.id: value, ...}) using the ids "
+                "from get_state(config).interrupts."
             )
         owners = {t.id: t for t in by_id.values()}
         if len(owners) == 1:

@@ -33,7 +33,7 @@ from foldgraph.pregel._pending import finished
 from foldgraph.pregel._persist import Persistence
 from foldgraph.pregel._protocol import Emit, Execute, Results, new_execute
 from foldgraph.pregel._resume import Resuming
-from foldgraph.runtime import RunControl, Runtime
+from foldgraph.runtime import RunControl, Runtime, server_info_from
 from foldgraph.types import Interrupt
 
 __all__ = ["DEFAULT_RECURSION_LIMIT", "Run"]
@@ -97,6 +97,9 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     """The checkpoint a resumed run continued from (for `GraphCallbackHandler.on_resume`)."""
     stopped_at: str | None = None
     """`interrupt_before` / `interrupt_after` when the run stopped at a static breakpoint."""
+    stopped_in_task: bool = False
+    """A step stopped because tasks were interrupted (a graph they ran may have stopped at
+    its own breakpoint, with no interrupt to show): a nested run stops its parent too."""
     """The state after the last step whose tasks wrote an output channel."""
     null_resume: list[Any] = dataclasses.field(default_factory=list)
     messages: Any = None
@@ -153,6 +156,7 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
                 store=store,
                 stream_writer=writer,
                 control=control if control is not None else RunControl(),
+                server_info=server_info_from(self.config.get("configurable") or {}),
             )
         return runtime
 

@@ -234,6 +234,10 @@ def bulk_update_state(
         if len(updates) > 1 and any(u.as_node is None for u in updates):
             raise InvalidUpdateError("as_node is required when applying multiple updates")
         first = updates[0]
+        if first.as_node == END and first.values is None and len(updates) > 1:
+            raise InvalidUpdateError("Cannot apply multiple updates when clearing state")
+        if first.as_node == "__copy__" and len(updates) > 1:
+            raise InvalidUpdateError("Cannot copy checkpoint with multiple updates")
         if first.as_node == "__copy__":
             if fresh:
                 raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
@@ -261,6 +265,19 @@ def bulk_update_state(
             continue
         source = "update"
         task_writes: list[tuple[Task, list[tuple[str, Any]]]] = []
+        base = snapshot
+        # The ids of the tasks the updated checkpoint would run next: an update as one of
+        # those nodes keeps its writes under that task's id, so history shows its result.
+        planned: dict[str, list[str]] = {}
+        if snapshot.id:
+            for t in plan(target.spec, snapshot):
+                planned.setdefault(t.name, []).append(t.id)
+        if first.as_node == "__input__":
+            if len(updates) > 1:
+                raise InvalidUpdateError("Cannot apply multiple updates when updating as input")
+            if fresh:
+                # As a run's input: a thread's first checkpoint is step -1.
+                base = attrs.evolve(snapshot, step=snapshot.step - 1)
         for update in updates:
             as_node = update.as_node
             if as_node == "__input__":
@@ -268,18 +285,23 @@ def bulk_update_state(
                 task = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
                 task_writes.append((task, [(START, update.values)]))
                 continue
+            if as_node is None and len(target.runners) == 1:
+                as_node = next(iter(target.runners))  # an entrypoint: its one node
             if as_node is None:
                 as_node = START if fresh else _infer_as_node(target, snapshot)
                 if as_node is None:
                     raise InvalidUpdateError("Ambiguous update, specify as_node")
             if as_node not in target.runners:
                 raise InvalidUpdateError(f"Node {as_node} does not exist")
+            if update.task_id is None and planned.get(as_node):
+                update = update._replace(task_id=planned[as_node].pop(0))
             task_writes.append(_as_node_writes(target, snapshot, as_node, update, config))
-        new = apply(target.spec, snapshot, task_writes)
+        new = apply(target.spec, base, task_writes)
         made_by = [(_task_record(t), list(w)) for t, w in task_writes]
         recorded = [("__via__", made_by)]
+        results = [(t.id, list(w)) for t, w in task_writes if t.id]
         snapshot, current_config = _put(
-            target, saver, config, ns, new, source, snapshot.id or None, recorded
+            target, saver, config, ns, new, source, snapshot.id or None, recorded, results
         )
         fresh = False
     return current_config
@@ -322,6 +344,7 @@ def _put(
     source: str,
     parent_id: str | None,
     recorded: list[tuple[str, Any]] | None,
+    results: Sequence[tuple[str, list[tuple[str, Any]]]] = (),
 ) -> tuple[Any, dict[str, Any]]:
     """Stamp and save a snapshot made by the state API; keep how it was made on its parent."""
     from foldgraph.checkpoint.base import get_checkpoint_metadata
@@ -345,6 +368,9 @@ def _put(
     if parent_id and recorded:
         # Kept so that verify_replay can re-fold this checkpoint from its parent.
         saver.put_writes(put_config, recorded, VIA + new.id)
+    if parent_id:
+        for task_id, writes in results:  # the tasks' results, on the checkpoint they follow
+            saver.put_writes(put_config, writes, task_id)
     if parents:
         conf = current[CONF]
         current = {

@@ -13,7 +13,7 @@ from foldgraph.pregel._protocol import Emit
 from foldgraph.pregel._run import Run
 from foldgraph.types import GraphOutput
 
-__all__ = ["SKIP", "deliver", "invoke_output", "raise_nested_interrupts"]
+__all__ = ["SKIP", "deliver", "invoke_output", "raise_nested_interrupts", "trace_output"]
 
 
 class _Skip:
@@ -25,8 +25,9 @@ SKIP = _Skip()
 
 def raise_nested_interrupts(run: Run) -> None:
     """A subgraph's interrupts travel up to its parent as a GraphInterrupt; so does a
-    stop at one of its own static breakpoints (with no interrupt to show, as LangGraph)."""
-    if run.nested and (run.interrupts or run.stopped_at):
+    stop at one of its own static breakpoints, or at one of a graph it runs, at any depth
+    (with no interrupt to show, as LangGraph)."""
+    if run.nested and (run.interrupts or run.stopped_at or run.stopped_in_task):
         raise GraphInterrupt(tuple(run.interrupts))
 
 
@@ -42,11 +43,22 @@ def deliver(
     if run.parent_sink is not None:
         run.parent_sink.append(emit)
     if version == "v2":
-        return _part(emit, single, output_keys)
+        return _part(emit, single, output_keys, run.graph.typed_output)
     return _shape(emit, single, subgraphs, output_keys)
 
 
-def _part(emit: Emit, single: str | None, output_keys: Any) -> Any:
+def typed(build: Any, values: Any) -> Any:
+    """`values` as the output schema's instance, for v2 (dicts stay dicts without one, or
+    when the values do not make one, as before a required key is written)."""
+    if build is None or type(values) is not dict:
+        return values
+    try:
+        return build(values)
+    except Exception:
+        return values
+
+
+def _part(emit: Emit, single: str | None, output_keys: Any, build: Any = None) -> Any:
     """A `version="v2"` stream part: {"type", "ns", "data"} (+ "interrupts" for values)."""
     if single is not None and emit.mode != single:
         return SKIP
@@ -58,6 +70,8 @@ def _part(emit: Emit, single: str | None, output_keys: Any) -> Any:
         if isinstance(data, dict) and "__interrupt__" in data:
             interrupts = tuple(data["__interrupt__"])
             part["data"] = {k: v for k, v in data.items() if k != "__interrupt__"}
+        if not emit.ns and output_keys is None:
+            part["data"] = typed(build, part["data"])
         part["interrupts"] = interrupts
     return part
 
@@ -67,12 +81,21 @@ def invoke_output(run: Run, output_keys: Any, version: str) -> Any:
     final = run.output_snapshot or run.last_output or run.snapshot
     values = run.graph._output_values(final, output_keys) if run.emitted_values else None
     if version == "v2":
+        if output_keys is None:
+            values = typed(run.graph.typed_output, values)
         return GraphOutput(value=values, interrupts=tuple(run.interrupts))
     if run.interrupts:
         out = dict(values) if isinstance(values, dict) else {}
         out["__interrupt__"] = list(run.interrupts)
         return out
     return values
+
+
+def trace_output(run: Run, output_keys: Any = None) -> Any:
+    """What the graph's own chain run ends with: the output values, without the
+    interrupts the caller's output adds (as LangGraph's tracers see it)."""
+    final = run.output_snapshot or run.last_output or run.snapshot
+    return run.graph._output_values(final, output_keys) if run.emitted_values else None
 
 
 def _shape(emit: Emit, single: str | None, subgraphs: bool, output_keys: Any) -> Any:

@@ -14,13 +14,22 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 from langchain_core.runnables.config import var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope
 from foldgraph._kernel._missing import MISSING
 from foldgraph._kernel.fold import read_fresh, read_state
 from foldgraph._kernel.frozen import thaw
-from foldgraph._kernel.names import CONFIG_KEY_READ, CONFIG_KEY_SEND, NS_END, NS_SEP, PREVIOUS
+from foldgraph._kernel.names import (
+    CONFIG_KEY_DURABILITY,
+    CONFIG_KEY_READ,
+    CONFIG_KEY_SEND,
+    NS_END,
+    NS_SEP,
+    PREVIOUS,
+    PUSH,
+)
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.mutation import InputBefore, before_call, warn_unreturned
 from foldgraph._shell.node import NODE_ERROR
@@ -35,14 +44,14 @@ from foldgraph._shell.tracing import (
     has_callbacks,
     stream_chunk,
 )
-from foldgraph.constants import CONF
+from foldgraph.constants import CONF, TASKS
 from foldgraph.errors import GraphInterrupt, NodeCancelledError, ParentCommand
 from foldgraph.pregel._branch import run_name
 from foldgraph.pregel._node import NodeOutput, NodeRunner, route_writes
 from foldgraph.pregel._protocol import FG_TASK, TaskResult, new_task_result
 from foldgraph.pregel._run import Run
 from foldgraph.runtime import ExecutionInfo
-from foldgraph.types import Command, Interrupt, Send
+from foldgraph.types import Command, Interrupt, Send, TimeoutPolicy
 
 __all__ = ["arun_task", "run_task"]
 
@@ -53,6 +62,7 @@ def _task_config(run: Run, task: Task, step: int) -> dict[str, Any]:
     task_ns = run.task_namespace(task)
     conf["checkpoint_ns"] = task_ns
     conf[FG_TASK] = (run, task)
+    conf[CONFIG_KEY_DURABILITY] = run.durability  # LangGraph's key: nodes may read it
     shared = base.get("metadata", {})
     metadata = {
         **shared,
@@ -507,9 +517,21 @@ def run_task(run: Run, task: Task, step: int) -> TaskResult:
     return outcome
 
 
+def _send_timeout(run: Run, task: Task) -> TimeoutPolicy | None:
+    """The timeout a `Send` gave its task (`Send(node, arg, timeout=...)`), if any."""
+    index = task.path[1]
+    sends = run.snapshot.values.get(TASKS)
+    if type(index) is not int or sends is None or index >= len(sends):
+        return None
+    send = sends[index]
+    return send.timeout if isinstance(send, Send) and send.node == task.name else None
+
+
 async def arun_task(run: Run, task: Task, step: int) -> TaskResult:
     """Async twin of `run_task`."""
     runner = run.graph.runners[task.name]
+    if task.path[0] == PUSH and (timeout := _send_timeout(run, task)) is not None:
+        runner = attrs.evolve(runner, timeout=timeout)  # this task's own limits
     scope = _Scope(run, task, step)
     scope.loop = asyncio.get_running_loop()
     value = runner.node_input(task)

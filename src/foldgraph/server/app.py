@@ -8,6 +8,7 @@ shut-down stops them and closes everything.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import pathlib
@@ -28,11 +29,17 @@ logger = logging.getLogger("foldgraph.server")
 
 @attrs.frozen
 class ServeOptions:
-    """How to run: where the data lives and how many runs execute at once."""
+    """How to run: where the data lives, how many runs execute at once, and (with
+    PostgreSQL, see `scaling`) the process's role, its signals and its leases."""
 
     database_url: str | None = None
     in_memory: bool = False
     jobs: int = 10
+    role: str = "both"
+    redis_url: str | None = None
+    lease_seconds: float = 20.0
+    max_attempts: int = 3
+    drain_seconds: float = 30.0
 
 
 def default_database(config: ServerConfig) -> str:
@@ -65,22 +72,29 @@ async def open_backend(
         return
     if url and url.startswith(("postgres://", "postgresql://")):
         from foldgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from foldgraph.server.storage.pools import sync_pool
         from foldgraph.server.storage.postgres import PostgresStorage
         from foldgraph.store.postgres.aio import AsyncPostgresStore
 
         storage = PostgresStorage(url)
         await storage.open()
         await storage.setup()
-        async with (
-            AsyncPostgresSaver.from_conn_string(url) as saver,
-            AsyncPostgresStore.from_conn_string(url, index=index, ttl=ttl) as store,
-        ):
+        # Pools that replace a connection the database dropped (a restart) when it is
+        # taken (`pools`); the saver's is as large as the number of runs at once.
+        saver_pool = await asyncio.to_thread(sync_pool, url, max(4, options.jobs))
+        store_pool = await asyncio.to_thread(sync_pool, url, 4)
+        saver = AsyncPostgresSaver(saver_pool)
+        store = AsyncPostgresStore(store_pool, index=index, ttl=ttl)
+        try:
             await saver.setup()
             await store.setup()
-            try:
-                yield storage, saver, store
-            finally:
-                await storage.close()
+            yield storage, saver, store
+        finally:
+            with contextlib.suppress(Exception):
+                await store.stop_ttl_sweeper()
+            await asyncio.to_thread(saver_pool.close)
+            await asyncio.to_thread(store_pool.close)
+            await storage.close()
         return
     path = url.removeprefix("sqlite:///").removeprefix("sqlite://") if url else None
     path = path or default_database(config)
@@ -139,14 +153,24 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         from foldgraph.server.crons import CronScheduler
         from foldgraph.server.graphs import GraphRegistry
-        from foldgraph.server.queue.local import LocalQueue
+        from foldgraph.server.scaling import open_queue, sweeping
         from foldgraph.server.service import Service
         from foldgraph.server.worker import Executor
 
-        async with open_backend(config, options) as (storage, saver, store):
+        async with (
+            open_backend(config, options) as (storage, saver, store),
+            open_queue(storage, options) as queue,
+            sweeping(storage, queue),
+        ):
             graphs = GraphRegistry.from_config(config, saver, store, loaded)
-            queue = LocalQueue(storage)
-            executor = Executor(storage, queue, graphs, jobs=options.jobs, checkpointer=saver)
+            executor = Executor(
+                storage,
+                queue,
+                graphs,
+                jobs=options.jobs,
+                checkpointer=saver,
+                drain_seconds=options.drain_seconds,
+            )
             service = Service(
                 config=config,
                 storage=storage,
@@ -159,7 +183,8 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
             )
             app.state.service = service
             await service.ensure_system_assistants()
-            await executor.start()
+            if options.role != "api":
+                await executor.start()
             crons = CronScheduler(service)
             await crons.start()
             try:
@@ -170,8 +195,12 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
 
     from foldgraph.server.auth import load_auth
 
-    routes = _routes(config)
-    middleware = _middleware(config)
+    if options.role == "worker":
+        from foldgraph.server.scaling import health_routes
+
+        routes, middleware = health_routes(), []
+    else:
+        routes, middleware = _routes(config), _middleware(config)
     app = Starlette(
         routes=routes,
         middleware=middleware,
@@ -179,7 +208,8 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
         exception_handlers={HTTPError: _http_error, Exception: _server_error},
     )
     app.state.auth = load_auth(config)
-    _mount_custom_app(app, config)
+    if options.role != "worker":
+        _mount_custom_app(app, config)
     return app
 
 

@@ -217,7 +217,10 @@ class Service:
 
     async def cancel_run(self, run: Json, action: str) -> None:
         """Stop `run`: a running one through its worker, a pending one right here."""
-        if run["status"] == "running" and await self.queue.cancel(run["run_id"], action):
+        # Asked of pending runs too: one may have been claimed since it was read.
+        if run["status"] in ("pending", "running") and await self.queue.cancel(
+            run["run_id"], action
+        ):
             return
         if run["status"] not in ("pending", "running"):
             return

@@ -14,10 +14,13 @@ import asyncio
 import contextlib
 import logging
 import os
+import socket
 import time
 from collections.abc import Mapping
 from typing import Any
 
+from foldgraph.errors import GraphDrained
+from foldgraph.runtime import RunControl
 from foldgraph.server import serde
 from foldgraph.server.graphs import GraphRegistry
 from foldgraph.server.protocol.execution import protocol_run
@@ -47,32 +50,82 @@ class Executor:
         *,
         jobs: int = 10,
         checkpointer: Any = None,
+        drain_seconds: float = 30.0,
     ) -> None:
         self.storage = storage
         self.queue = queue
         self.graphs = graphs
         self.jobs = jobs
         self.checkpointer = checkpointer
-        self.worker_id = f"{os.getpid()}-{id(self):x}"
+        self.drain_seconds = drain_seconds
+        self.worker_id = f"{socket.gethostname()}-{os.getpid()}-{id(self):x}"
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._controls: dict[str, RunControl] = {}
+        self._abandoned: set[str] = set()
         self._dispatcher: asyncio.Task[None] | None = None
+        self._leases: Any = None
         self._stopping = False
 
+    @property
+    def leased(self) -> bool:
+        """True when runs are held under leases in a database other processes share."""
+        return bool(getattr(self.queue, "leased", False))
+
     async def start(self) -> None:
-        for run in await self.storage.release_orphans():
-            await self._mark_thread_after_orphan(run)
+        if self.leased:
+            # Other processes' runs are running too: a run whose worker died goes back to
+            # the queue when its lease runs out (the sweeper), never at a neighbour's start.
+            from foldgraph.server.leases import LeaseKeeper
+
+            self._leases = LeaseKeeper(self)
+            await self._leases.start()
+        else:
+            for run in await self.storage.release_orphans():
+                await self._mark_thread_after_orphan(run)
         self._dispatcher = asyncio.create_task(self._dispatch(), name="foldgraph-dispatcher")
 
     async def stop(self) -> None:
+        """Stop claiming; end the runs in hand.
+
+        With leases, each run is asked to drain at its next superstep boundary
+        (`RunControl`) and goes back to the queue, to be resumed from its last
+        checkpoint by another worker; runs still busy after `drain_seconds` are
+        abandoned, and their leases run out. In one process, runs end `interrupted`.
+        """
         self._stopping = True
         if self._dispatcher is not None:
             self._dispatcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._dispatcher
+        stuck: list[str] = []
+        if self.leased and self._tasks:
+            for control in list(self._controls.values()):
+                control.request_drain("shutdown")
+            _done, busy = await asyncio.wait(list(self._tasks.values()), timeout=self.drain_seconds)
+            stuck = [t.get_name().removeprefix("run-") for t in busy]
+            for run_id in stuck:
+                self.abandon(run_id, f"the worker stopped; no step ended in {self.drain_seconds}s")
         for task in list(self._tasks.values()):
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        for run_id in stuck:  # stopped here mid-step: resumed elsewhere from its last checkpoint
+            await self._release({"run_id": run_id}, drained=True)
+        if self._leases is not None:
+            await self._leases.stop()
+
+    def running_ids(self) -> list[str]:
+        """The runs this executor is executing now."""
+        return list(self._tasks)
+
+    def abandon(self, run_id: str, why: str) -> None:
+        """Stop executing `run_id` here without settling it: its lease belongs elsewhere."""
+        task = self._tasks.get(run_id)
+        if task is None or run_id in self._abandoned:
+            return
+        logger.warning("run %s stops on this worker: %s", run_id, why)
+        self._abandoned.add(run_id)
+        task.cancel()
 
     async def _dispatch(self) -> None:
         while not self._stopping:
@@ -94,8 +147,48 @@ class Executor:
             self._tasks[run["run_id"]] = task
             task.add_done_callback(lambda _t, rid=run["run_id"]: self._finished(rid))
 
+    async def _resume_point(self, run: Json, config: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        """The run's input and config, or `(None, latest)` when an earlier attempt committed.
+
+        A run claimed again (its worker died or drained) continues from the newest
+        checkpoint it made on its thread, so no committed superstep runs twice and no
+        branch is made; one that committed nothing starts over with its input.
+        """
+        if run.get("attempt", 1) <= 1 or self.checkpointer is None:
+            return run_input(run["kwargs"]), config
+        latest = await self.checkpointer.aget_tuple(
+            {"configurable": {"thread_id": run["thread_id"], "checkpoint_ns": ""}}
+        )
+        if latest is None or (latest.metadata or {}).get("run_id") != run["run_id"]:
+            return run_input(run["kwargs"]), config
+        return None, _latest(config)
+
+    async def _taken_over(self, run: Json, err: BaseException) -> bool:
+        """True when `err` is the saver refusing a step because another worker now holds
+        the run (a conflict with any other writer on the thread stays the run's error)."""
+        from foldgraph.errors import CheckpointConflictError
+
+        if not isinstance(err, CheckpointConflictError):
+            return False
+        try:
+            owners = await self.queue.owners([run["run_id"]])
+        except Exception:
+            return True  # the database is away too: the lease decides
+        return owners.get(run["run_id"]) != ("running", self.worker_id)
+
+    async def _release(self, run: Json, *, drained: bool) -> None:
+        """Give the run back to the queue; if the database is away, its lease runs out."""
+        try:
+            await self.queue.release(run["run_id"], self.worker_id, drained=drained)
+        except Exception as err:
+            logger.warning(
+                "run %s could not be released (%s); its lease will expire", run["run_id"], err
+            )
+
     def _finished(self, run_id: str) -> None:
         self._tasks.pop(run_id, None)
+        self._controls.pop(run_id, None)
+        self._abandoned.discard(run_id)
         # A slot is free and the thread may have a queued run: claim again.
         asyncio.get_running_loop().create_task(self.queue.notify())
 
@@ -115,16 +208,25 @@ class Executor:
         cancel_action: list[str] = []
 
         def cancel(action: str) -> None:
+            if cancel_action:  # signalled twice (a notification and a heartbeat): once is enough
+                return
             cancel_action.append(action)
             task.cancel()
 
         unregister = self.queue.on_cancel(run_id, cancel)
+        control = self._controls[run_id] = RunControl()
         shaper = EventShaper(kwargs.get("stream_mode") or ["values"], bool(kwargs.get("subgraphs")))
         output: Any = None
         assistant: Json | None = None
         graph = None
         config: dict[str, Any] = {}
         try:
+            lost = run.get("attempt", 1) - run.get("drains", 0)
+            if self.leased and lost > self.queue.max_attempts:
+                from foldgraph.server.leases import fail_run
+
+                await fail_run(self.storage, self.queue, run)
+                return
             await self.queue.publish(
                 run_id,
                 "metadata",
@@ -135,6 +237,10 @@ class Executor:
                 raise LookupError(f"assistant {run['assistant_id']} was deleted")
             config = run_config(run, assistant)
             async with self.graphs.open(assistant["graph_id"], config) as graph:
+                if run.get("cancel_action"):  # cancelled while queued, or before a worker died
+                    cancel(run["cancel_action"])
+                    await asyncio.sleep(0)
+                given, config = await self._resume_point(run, config)
                 options = {
                     "context": {**(assistant.get("context") or {}), **(kwargs.get("context") or {})}
                     or None,
@@ -143,21 +249,26 @@ class Executor:
                     "interrupt_before": kwargs.get("interrupt_before"),
                     "interrupt_after": kwargs.get("interrupt_after"),
                     "durability": kwargs.get("durability") or "async",
+                    "control": control,
                 }
                 if kwargs.get("protocol"):  # started with the thread event protocol (v3)
-                    given = run_input(kwargs)
                     stream = protocol_run(self.queue, run, graph, given, config, options)
                 elif "events" in shaper.modes:
-                    stream = self._with_events(graph, run_id, run_input(kwargs), config, options)
+                    stream = self._with_events(graph, run_id, given, config, options)
                 else:
-                    stream = graph.astream(run_input(kwargs), config, **options)
+                    stream = graph.astream(given, config, **options)
                 async for ns, mode, chunk in stream:
                     if mode == "values" and not ns:
                         output = chunk
                     for event, data in shaper.shape(ns, mode, chunk, config):
                         await self.queue.publish(run_id, event, data)
                 await self._settle(run, graph, config, "success", None, output)
+        except GraphDrained:
+            # The worker is stopping: the run's last step is saved; another worker goes on.
+            await asyncio.shield(self._release(run, drained=True))
         except asyncio.CancelledError:
+            if run_id in self._abandoned:
+                raise  # its lease is someone else's now: say nothing to the database
             # A client's cancel, or the server stopping: the run ends `interrupted` either way
             # (its committed steps are kept; the thread resumes from its last checkpoint).
             action = cancel_action[0] if cancel_action else "interrupt"
@@ -165,6 +276,17 @@ class Executor:
             if not cancel_action:
                 raise
         except Exception as err:  # the graph failed: the run ends `error`, the server goes on
+            if self.leased and await self._taken_over(run, err):
+                # Another worker resumed the run (this one was cut off past its lease): the
+                # saver refused this attempt's step, and the run goes on there.
+                logger.warning("run %s continues on another worker; dropped here", run_id)
+                return
+            if self.leased and database_unreachable(err):
+                # Not the graph's fault: the database went away under it. The run goes back
+                # to the queue (or its lease runs out) and resumes from its last checkpoint.
+                logger.warning("run %s lost the database (%s); it will be resumed", run_id, err)
+                await asyncio.shield(self._release(run, drained=False))
+                return
             logger.info("run %s failed: %s: %s", run_id, type(err).__name__, err)
             await self.queue.publish(run_id, "error", serde.dumps(serde.error_json(err)))
             await self._settle(run, graph, config, "error", err, output)
@@ -298,6 +420,28 @@ class Executor:
         if self.checkpointer is not None:
             with contextlib.suppress(Exception):
                 await self.checkpointer.adelete_thread(thread_id)
+
+
+def database_unreachable(err: BaseException) -> bool:
+    """True when `err` (or what caused it) says the database or Redis could not be reached."""
+    kinds: list[type[BaseException]] = []
+    with contextlib.suppress(ImportError):
+        import psycopg
+        import psycopg_pool
+
+        kinds += [psycopg.OperationalError, psycopg.InterfaceError, psycopg_pool.PoolTimeout]
+    with contextlib.suppress(ImportError):
+        import redis.exceptions
+
+        kinds += [redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]
+    seen: set[int] = set()
+    current: BaseException | None = err
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, tuple(kinds)):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _latest(config: Mapping[str, Any]) -> dict[str, Any]:

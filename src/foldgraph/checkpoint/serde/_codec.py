@@ -73,9 +73,9 @@ _TAG_KEY = b'"!":'
 _NON_FINITE = re.compile(rb"\xcb[\x7f\xff][\xf0-\xff]")
 """A msgpack float64 whose exponent bits are all set: NaN or an infinity (or, in a string's
 bytes, a look-alike: that value is then walked, which is only slower)."""
-_LONG_DIGITS = re.compile(rb"[0-9]{20}")
-"""A run of digits only an int beyond 64 bits (or a string) has: orjson reads such an int as
-a float, so the standard decoder reads that payload."""
+_LONG_DIGITS = re.compile(rb"-[0-9]{19}|[0-9]{20}")
+"""A run of digits only an int beyond 64 bits (or a string) has: orjson reads an int below
+-2**63 or above 2**64 - 1 as a float, so the standard decoder reads that payload."""
 _NATIVE_MIN = 4
 """Shorter containers are walked: a walk of a few items costs less than a check."""
 

@@ -190,7 +190,11 @@ class SqlStorage(Storage, abc.ABC):
     @staticmethod
     def _params(cols: Sequence[str], record: Mapping[str, Any]) -> list[Any]:
         return [
-            dumps(record.get(c)) if c in _JSON_COLS and record.get(c) is not None else record.get(c)
+            dumps(record.get(c))
+            if c in _JSON_COLS and record.get(c) is not None
+            else int(record[c])  # an INTEGER column: PostgreSQL takes no boolean there
+            if c == "enabled" and isinstance(record.get(c), bool)
+            else record.get(c)
             for c in cols
         ]
 
@@ -229,10 +233,16 @@ class SqlStorage(Storage, abc.ABC):
                 if if_exists == "do_nothing":
                     return existing
                 raise Conflict(f"Assistant {assistant['assistant_id']} already exists")
-            await self._execute(
-                self._insert("srv_assistants", _ASSISTANT_COLS),
+            # Processes starting together each insert the system assistants: the first wins.
+            inserted = await self._execute(
+                self._insert("srv_assistants", _ASSISTANT_COLS)
+                + " ON CONFLICT (assistant_id) DO NOTHING",
                 self._params(_ASSISTANT_COLS, assistant),
             )
+            if not inserted:
+                if if_exists == "do_nothing":
+                    return await self.get_assistant(assistant["assistant_id"]) or assistant
+                raise Conflict(f"Assistant {assistant['assistant_id']} already exists")
             await self._execute(
                 self._insert("srv_assistant_versions", _VERSION_COLS),
                 self._params(_VERSION_COLS, assistant),
@@ -375,9 +385,15 @@ class SqlStorage(Storage, abc.ABC):
                 if if_exists == "do_nothing":
                     return existing
                 raise Conflict(f"Thread with ID {thread['thread_id']} already exists")
-            await self._execute(
-                self._insert("srv_threads", _THREAD_COLS), self._params(_THREAD_COLS, thread)
+            # Two instances may create the same thread at once: the first wins.
+            inserted = await self._execute(
+                self._insert("srv_threads", _THREAD_COLS) + " ON CONFLICT (thread_id) DO NOTHING",
+                self._params(_THREAD_COLS, thread),
             )
+            if not inserted:
+                if if_exists == "do_nothing":
+                    return await self.get_thread(thread["thread_id"]) or thread
+                raise Conflict(f"Thread with ID {thread['thread_id']} already exists")
         return thread
 
     async def get_thread(self, thread_id: str) -> Json | None:
@@ -544,7 +560,14 @@ class SqlStorage(Storage, abc.ABC):
         return run
 
     async def next_runnable_at(self) -> float | None:
-        rows = await self._fetch("SELECT MIN(runnable_at) FROM srv_runs WHERE status = 'pending'")
+        # Only runs not yet due: a due run that could not be claimed waits for its thread,
+        # and the run ending there wakes the dispatcher (else it would poll in a busy loop).
+        rows = await self._fetch(
+            self._q(
+                "SELECT MIN(runnable_at) FROM srv_runs WHERE status = 'pending' AND runnable_at > ?"
+            ),
+            [time.time()],
+        )
         return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     async def release_orphans(self) -> list[Json]:

@@ -200,7 +200,7 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def next_runnable_at(self) -> float | None:
-        """When the earliest pending run becomes claimable (None: no pending run)."""
+        """When the earliest pending run not yet due becomes due (None: no such run)."""
 
     @abc.abstractmethod
     async def release_orphans(self) -> list[Json]:

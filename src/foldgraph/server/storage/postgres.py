@@ -35,11 +35,10 @@ class PostgresStorage(SqlStorage):
         )
 
     async def open(self) -> None:
-        from psycopg_pool import AsyncConnectionPool
+        from foldgraph.server.storage.pools import async_pool
 
-        self.pool = AsyncConnectionPool(
-            self.url, min_size=1, max_size=self.max_size, kwargs={"autocommit": True}, open=False
-        )
+        # A connection the database dropped (a restart) is replaced when taken (`pools`).
+        self.pool = async_pool(self.url, self.max_size)
         await self.pool.open(wait=True)
 
     async def close(self) -> None:
