@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint bench bench-quick bench-compare bench-storage parity conformance \
-	test-on-langgraph clean test-load
+	test-on-langgraph clean test-load bench-scale
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,11 @@ bench-storage: $(STAMP)
 bench-server: $(STAMP)
 	test -x .venv-lgdev/bin/langgraph || ($(PYTHON) -m venv .venv-lgdev && .venv-lgdev/bin/pip install --quiet 'langgraph-cli[inmem]')
 	$(BIN)/python -m benchmarks.server --langgraph-dev .venv-lgdev/bin/langgraph
+
+# Scale-out: runs/s with 1, 2 and 4 worker processes (PostgreSQL and Redis signals) and
+# per-run overhead against the single-process server; throwaway servers on 127.0.0.1.
+bench-scale: $(STAMP)
+	.ci/with_postgres.sh .ci/with_redis.sh $(BIN)/python -m benchmarks.scale
 
 # Random graph programs run on foldgraph and LangGraph, outputs and histories compared.
 parity: $(STAMP)

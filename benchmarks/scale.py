@@ -9,9 +9,11 @@ graph whose nodes sleep 20-50 ms, standing in for model calls (I/O-bound runs).
 Async SDK clients queue `--runs` runs over `--runs / 5` threads (5 per thread, in
 order) on random API instances, then join them all; runs per second is runs over
 the wall time from the first submission to the last run's end. Each worker count
-gets a fresh database and fresh processes; the table also gives the CPU time all
-server processes spent per run (the machine's cores are shared with the clients
-and the database, so CPU per run bounds what more workers can add).
+gets a fresh database and fresh processes. The table also gives the CPU time spent
+per run by the server processes, by the PostgreSQL backends serving them, and by
+the clients, and the runs per second those would allow if they had every core of
+the machine ("CPU ceiling"): more workers add throughput only below that ceiling,
+and less when other work shares the machine (the load average is printed).
 
 Per-run overhead: one client runs the same graph with nodes that do not sleep, one
 run after another (`runs.wait`), on the single-process server (`serve`, SQLite and
@@ -32,6 +34,7 @@ import contextlib
 import os
 import pathlib
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -88,6 +91,23 @@ def _cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _database_cpu(database: str) -> float:
+    """CPU time of the PostgreSQL backends serving `database` (named in their titles)."""
+    total = 0.0
+    marker = f" {database} ".encode()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                title = f.read()
+        except OSError:
+            continue
+        if title.startswith(b"postgres:") and marker in title.replace(b"\0", b" ") + b" ":
+            total += _cpu_seconds(int(entry.name))
+    return total
 
 
 class Server:
@@ -243,12 +263,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(
         f"{'signals':<9} {'workers':>7} {'runs/s':>8} {'speed-up':>9} {'seconds':>8} "
-        f"{'server CPU ms/run':>18}"
+        f"{'CPU ms/run: server':>19} {'PostgreSQL':>10} {'clients':>8} {'CPU ceiling':>12}"
     )
+    cores = os.cpu_count() or 1
     for kind in signals:
         base = None
         for n in args.workers:
             with fresh_database(dsn) as url:
+                database = url.split("@/", 1)[1].split("?", 1)[0]
                 common = [*config, "--database-url", url, "--jobs", str(args.jobs)]
                 if kind == "redis":
                     common += ["--redis-url", f"{redis.rstrip('/')}/0"]
@@ -256,13 +278,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                 with servers([[*common, *r] for r in roles], work) as procs:
                     apis = procs[: args.apis]
                     cpu0 = sum(p.cpu() for p in procs)
+                    db0, client0 = _database_cpu(database), time.process_time()
                     took = asyncio.run(_throughput([a.url for a in apis], args.runs))
+                    client = time.process_time() - client0
+                    db = _database_cpu(database) - db0
                     cpu = sum(p.cpu() for p in procs) - cpu0
             rate = args.runs / took
             base = base or rate
+            # The most runs per second this machine's cores could give if the
+            # deployment, its database and its clients had them all to themselves.
+            ceiling = cores / ((cpu + db + client) / args.runs)
             print(
                 f"{kind:<9} {n:>7} {rate:>8.1f} {rate / base:>8.2f}x {took:>8.1f} "
-                f"{cpu / args.runs * 1000:>18.1f}",
+                f"{cpu / args.runs * 1000:>19.1f} {db / args.runs * 1000:>10.1f} "
+                f"{client / args.runs * 1000:>8.1f} {ceiling:>12.1f}",
                 flush=True,
             )
     print(f"\n# per-run overhead: {args.overhead_runs} runs one after another, nodes not sleeping")
@@ -291,6 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         p90 = times[int(len(times) * 0.9) - 1] * 1000
         per = cpu / (len(times) + 3) * 1000
         print(f"{label:<44} {p50:>11.1f} {p90:>7.1f} {per:>18.1f}", flush=True)
+    print(f"\n# load average at the end: {os.getloadavg()[0]:.1f}")
+    shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

@@ -1,104 +1,96 @@
-"""foldgraph demo: a small review pipeline with a human approval step and time travel.
+"""foldgraph demo: example 1's research -> draft -> review pipeline, its timeline, a fork, a diff.
 
-Run it with `make demo`. Threads are kept in an SQLite file (the embedded default
-saver, `demo-threads.sqlite` or $FOLDGRAPH_DEMO_DB): run it twice and the second
-run shows the first run's thread, read back from disk.
+Run it with `make demo`. Threads are kept in an SQLite file (the embedded default saver:
+`demo-threads.sqlite`, or $FOLDGRAPH_DEMO_DB), so a second run first reads the previous
+run's thread back from disk. At the end it prints the commands that open the same thread
+in the viewer and on the command line.
 """
 
 from __future__ import annotations
 
-import operator
+import importlib
 import os
-from typing import Annotated
-
-from langchain_core.messages import AIMessage, HumanMessage
-from typing_extensions import TypedDict
+import shutil
+import sys
+from pathlib import Path
 
 from foldgraph.checkpoint.sqlite import SqliteSaver
-from foldgraph.graph import END, START, StateGraph
-from foldgraph.graph.message import add_messages
-from foldgraph.types import Command, interrupt
+from foldgraph.history import diff
+
+HERE = Path(__file__).resolve().parent
 
 
-class State(TypedDict):
-    messages: Annotated[list, add_messages]
-    draft: str
-    trail: Annotated[list[str], operator.add]
+# Example 1 is a module beside this file; its name starts with a digit, so it is
+# imported by name rather than with an import statement. It must be a real entry of
+# sys.modules: its state schema's annotations are resolved from its module.
+sys.path.insert(0, str(HERE))
+pipeline = importlib.import_module("01_pipeline")
 
 
-def write_draft(state: State) -> dict:
-    topic = state["messages"][-1].content
-    return {"draft": f"A short note about {topic}.", "trail": ["draft"]}
-
-
-def review(state: State) -> dict:
-    verdict = interrupt({"question": "Publish this draft?", "draft": state["draft"]})
-    return {"trail": [f"review:{verdict}"]}
-
-
-def route(state: State) -> str:
-    return "publish" if state["trail"][-1] == "review:yes" else "revise"
-
-
-def revise(state: State) -> dict:
-    return {"draft": state["draft"] + " (revised)", "trail": ["revise"]}
-
-
-def publish(state: State) -> dict:
-    return {"messages": [AIMessage(state["draft"], id="published")], "trail": ["publish"]}
-
-
-def build(checkpointer):
-    builder = StateGraph(State)
-    builder.add_node("write_draft", write_draft)
-    builder.add_node("review", review)
-    builder.add_node("revise", revise)
-    builder.add_node("publish", publish)
-    builder.add_edge(START, "write_draft")
-    builder.add_edge("write_draft", "review")
-    builder.add_conditional_edges("review", route, ["publish", "revise"])
-    builder.add_edge("revise", "review")
-    builder.add_edge("publish", END)
-    return builder.compile(checkpointer=checkpointer)
+def command_name() -> str:
+    """How to call the `foldgraph` script from here: the bare name when it is on PATH."""
+    beside = Path(sys.executable).parent / "foldgraph"
+    found = shutil.which("foldgraph")
+    if found or not beside.exists():
+        return "foldgraph"
+    try:
+        return os.path.relpath(beside)
+    except ValueError:  # another drive
+        return str(beside)
 
 
 def main() -> None:
     path = os.environ.get("FOLDGRAPH_DEMO_DB", "demo-threads.sqlite")
     with SqliteSaver.from_conn_string(path) as saver:
-        run_demo(build(saver), saver, path)
+        run_demo(pipeline.build(saver), saver, path)
 
 
-def run_demo(graph, saver: SqliteSaver, path: str) -> None:
-    earlier = saver.list_threads()
+def run_demo(app, saver: SqliteSaver, path: str) -> None:
+    earlier = saver.list_threads()  # most recently written first
     if earlier:
-        previous = {"configurable": {"thread_id": earlier[0]}}
-        kept = list(graph.get_state_history(previous))
-        print(f"0. {path} already holds {len(earlier)} thread(s); the last one, read from disk:")
-        print(f"   thread {earlier[0]!r}: {len(kept)} checkpoints, trail {kept[0].values['trail']}")
-    config = {"configurable": {"thread_id": f"demo-{len(earlier) + 1}"}}
+        kept = list(app.get_state_history({"configurable": {"thread_id": earlier[0]}}))
+        print(f"0. {path} already holds {len(earlier)} thread(s); the newest, read from disk:")
+        reviews = kept[0].values["reviews"]
+        print(f"   thread {earlier[0]!r}: {len(kept)} checkpoints, reviews {reviews}")
+    thread = f"pipeline-{len(earlier) + 1}"
+    config = {"configurable": {"thread_id": thread}}
 
-    print("1. Run until the human review step:")
-    out = graph.invoke({"messages": [HumanMessage("persistent maps", id="h1")]}, config)
-    print("   interrupt:", out["__interrupt__"][0].value)
+    print(f"1. Run thread {thread!r}: research, draft, review until the reviewer approves:")
+    final = app.invoke({"topic": "persistent maps"}, config)
+    print(f"   draft:   {final['draft']}")
+    print(f"   reviews: {final['reviews']}")
 
-    print("2. Say no, then yes:")
-    graph.invoke(Command(resume="no"), config)
-    out = graph.invoke(Command(resume="yes"), config)
-    print("   trail:", out["trail"])
-    print("   final message:", out["messages"][-1].content)
+    print("2. The timeline, oldest first (every step is a checkpoint in SQLite):")
+    history = pipeline.timeline(app, config)
 
-    print("3. History (newest first), one line per checkpoint:")
-    history = list(graph.get_state_history(config))
-    for snap in history:
-        print(f"   step {snap.metadata['step']:>2} {snap.metadata['source']:<6} next={snap.next}")
+    first_draft = next(s for s in reversed(history) if s.next == ("review",))
+    step = first_draft.metadata["step"]
+    print(f"3. Fork from step {step} (the first draft, before its review) with our own draft:")
+    ours = "Each version of a persistent map costs O(log n) new nodes."
+    fork = app.update_state(first_draft.config, {"draft": ours})
+    forked = app.invoke(None, fork)
+    print(f"   reviews on the fork: {forked['reviews']}")
 
-    print("4. Time travel: fork the checkpoint before the first review and approve at once:")
-    before_review = next(s for s in reversed(history) if s.next == ("review",))
-    fork = graph.update_state(before_review.config, {"draft": "A better note."})
-    graph.invoke(None, fork)
-    out = graph.invoke(Command(resume="yes"), fork)
-    print("   forked trail:", out["trail"])
-    print("   original branch still readable:", history[0].values["trail"])
+    print("4. The diff from the original end to the fork's end:")
+    ends = list(app.get_state_history(config))
+    original_end, fork_end = history[0], ends[0]
+    change = diff(original_end, fork_end)
+    for key, (old, new) in sorted(change.changed.items()):
+        print(f"   ~ {key}: {old!r} -> {new!r}")
+    print(f"   both branches are kept: the thread holds {len(ends)} checkpoints")
+
+    report = app.verify_replay(config)
+    print(f"5. verify_replay over both branches: {report}")
+
+    cli = command_name()
+    a = original_end.config["configurable"]["checkpoint_id"]
+    b = fork_end.config["configurable"]["checkpoint_id"]
+    print("Open the same thread in the viewer (a browser page on 127.0.0.1):")
+    print(f"   {cli} ui {path} --graph examples/01_pipeline.py:graph")
+    print("or on the command line:")
+    print(f"   {cli} history {path} {thread}")
+    print(f"   {cli} diff {path} {thread} {a} {b}")
+    print("Eight runnable examples, one per use: examples/README.md")
 
 
 if __name__ == "__main__":

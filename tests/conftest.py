@@ -9,15 +9,25 @@ what LangGraph 1.2.22 gives (`make test-on-langgraph` runs those tests on LangGr
 itself to check the claim). A test that pins a deliberate difference, or exercises API
 LangGraph does not have, carries the marker with a one-line reason naming what
 LangGraph does instead: `@pytest.mark.foldgraph_only("LangGraph: ...")`, or the same
-as a module's `pytestmark`. A marker without a reason fails the collection.
+as a module's `pytestmark`. A directory whose every test exercises foldgraph's own parts
+says so once, in its conftest.py: `FOLDGRAPH_ONLY = "reason"`, which marks them all. A
+marker without a reason fails the collection.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools.on_langgraph import inherited_reason  # noqa: E402
 
 settings.register_profile("default", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True)
@@ -34,6 +44,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    tests = ROOT / "tests"
+    for item in items:
+        reason = inherited_reason(item.path, tests)
+        if reason is not None:
+            item.add_marker(pytest.mark.foldgraph_only(reason))
     unexplained = sorted(
         {
             item.nodeid.split("[")[0]

@@ -17,6 +17,10 @@ from foldgraph.graph import START, StateGraph
 from foldgraph.types import RetryPolicy
 from foldgraph.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
 
+# Messages name the module paths of the library that warns: foldgraph's here, LangGraph's
+# when the suite runs on LangGraph (make test-on-langgraph).
+ROOT = InMemorySaver.__module__.split(".")[0]
+
 
 class State(TypedDict):
     x: int
@@ -73,7 +77,7 @@ def test_node_interrupt() -> None:
     builder.add_node("stop", stop)
     builder.add_edge(START, "stop")
     app = builder.compile(checkpointer=InMemorySaver())
-    message = "NodeInterrupt is deprecated. Please use `foldgraph.types.interrupt` instead."
+    message = f"NodeInterrupt is deprecated. Please use `{ROOT}.types.interrupt` instead."
     with pytest.warns(LangGraphDeprecatedSinceV10, match=re.escape(message)):
         out = app.invoke({"x": 1}, _cfg("1"))
     assert out["x"] == 1
@@ -263,8 +267,8 @@ def test_send_and_interrupt_from_constants() -> None:
 
     for name, expected in (("Send", Send), ("Interrupt", Interrupt)):
         message = (
-            f"Importing {name} from foldgraph.constants is deprecated. "
-            f"Please use 'from foldgraph.types import {name}' instead."
+            f"Importing {name} from {ROOT}.constants is deprecated. "
+            f"Please use 'from {ROOT}.types import {name}' instead."
         )
         with pytest.warns(LangGraphDeprecatedSinceV10, match=re.escape(message)):
             assert getattr(constants, name) is expected
@@ -278,7 +282,7 @@ def test_private_constants(name: str, value: str) -> None:
     import foldgraph.constants as constants
 
     message = (
-        f"Importing {name} from foldgraph.constants is deprecated. "
+        f"Importing {name} from {ROOT}.constants is deprecated. "
         "This constant is now private and should not be used directly."
     )
     with pytest.warns(LangGraphDeprecatedSinceV10, match=re.escape(message)):
@@ -308,9 +312,10 @@ def test_pregel_types_module() -> None:
     from foldgraph.types import StateSnapshot
 
     sys.modules.pop("foldgraph.pregel.types", None)
+    sys.modules.pop(f"{ROOT}.pregel.types", None)  # the module itself, when it is LangGraph's
     message = (
-        "Importing from foldgraph.pregel.types is deprecated. "
-        "Please use 'from foldgraph.types import ...' instead."
+        f"Importing from {ROOT}.pregel.types is deprecated. "
+        f"Please use 'from {ROOT}.types import ...' instead."
     )
     with pytest.warns(LangGraphDeprecatedSinceV10, match=re.escape(message)):
         module = importlib.import_module("foldgraph.pregel.types")
@@ -333,6 +338,7 @@ def test_setting_a_tool_call_request_field() -> None:
     assert request.state == {"b": 2}
 
 
+@pytest.mark.foldgraph_only("checks that foldgraph's own modules import no deprecated name")
 def test_foldgraph_itself_uses_no_deprecated_name() -> None:
     # Every module imports cleanly with deprecation warnings as errors (except the
     # deprecated module path itself), so users only see warnings their own code causes.

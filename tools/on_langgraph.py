@@ -8,7 +8,8 @@ what LangGraph gives. This command checks the claim: it runs those tests with th
 import root ``foldgraph`` served by the real ``langgraph`` package (``import
 foldgraph.graph`` gives ``langgraph.graph``), in an interpreter where foldgraph is not
 installed, and deselects the marked tests. A test module whose ``pytestmark`` carries
-the marker is not even imported (it may import foldgraph-only modules at its top).
+the marker, or a directory whose ``conftest.py`` sets ``FOLDGRAPH_ONLY = "reason"``, is
+not even imported (it may import foldgraph-only modules at its top).
 Subprocesses a test starts get the same alias (through a ``sitecustomize`` module put
 first on their ``PYTHONPATH``).
 
@@ -89,6 +90,40 @@ def _mark_names(node: ast.AST) -> set[str]:
     }
 
 
+def directory_reason(directory: Path) -> str | None:
+    """The reason a directory's ``conftest.py`` gives for all its tests (``FOLDGRAPH_ONLY``).
+
+    A directory whose every test exercises foldgraph's own parts (its server, its
+    command line) says so once, in its conftest: ``FOLDGRAPH_ONLY = "one-line reason"``.
+    Read from the file, not imported: the conftest may import what LangGraph lacks.
+    """
+    conftest = directory / "conftest.py"
+    try:
+        tree = ast.parse(conftest.read_text(), str(conftest))
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "FOLDGRAPH_ONLY" for t in node.targets)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            return node.value.value
+    return None
+
+
+def inherited_reason(path: Path, root: Path) -> str | None:
+    """The ``FOLDGRAPH_ONLY`` reason of the nearest directory of ``path`` under ``root``."""
+    for directory in [path, *path.parents] if path.is_dir() else path.parents:
+        if directory == root or root not in directory.parents:
+            return None
+        reason = directory_reason(directory)
+        if reason is not None:
+            return reason
+    return None
+
+
 def module_is_foldgraph_only(path: Path) -> bool:
     """Whether a test module's own ``pytestmark`` carries the marker (read, not imported)."""
     try:
@@ -114,6 +149,8 @@ def module_is_foldgraph_only(path: Path) -> bool:
 
 def pytest_ignore_collect(collection_path: Path, config: Any) -> bool | None:
     if collection_path.suffix == ".py" and module_is_foldgraph_only(collection_path):
+        return True
+    if collection_path.is_dir() and directory_reason(collection_path) is not None:
         return True
     return None
 

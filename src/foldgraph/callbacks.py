@@ -13,6 +13,7 @@ from typing import Any, Literal, TypeAlias
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager
+from langchain_core.callbacks.manager import ahandle_event, handle_event
 from langchain_core.runnables import RunnableConfig
 
 from foldgraph.types import Interrupt
@@ -91,7 +92,8 @@ def _graph_handlers(callbacks: Any) -> tuple[list[Any], list[Any], dict[str, Any
 
 
 class _GraphCallbackManager(BaseCallbackManager):
-    """Sends lifecycle events to the graph handlers of a config, in order."""
+    """Sends lifecycle events to the graph handlers of a config, in order. A handler
+    that raises is logged and skipped unless it sets `raise_error` (LangChain's rule)."""
 
     def __init__(
         self,
@@ -122,28 +124,20 @@ class _GraphCallbackManager(BaseCallbackManager):
         return cls(handlers, inheritable, run_id=run_id, **fields)
 
     def on_interrupt(self, event: GraphInterruptEvent) -> None:
-        for handler in self.handlers:
-            handler.on_interrupt(event)
+        handle_event(self.handlers, "on_interrupt", None, event)
 
     def on_resume(self, event: GraphResumeEvent) -> None:
-        for handler in self.handlers:
-            handler.on_resume(event)
+        handle_event(self.handlers, "on_resume", None, event)
 
 
 class _AsyncGraphCallbackManager(_GraphCallbackManager):
     """Async twin: awaits handlers whose methods are coroutines."""
 
     async def on_interrupt(self, event: GraphInterruptEvent) -> None:  # type: ignore[override]
-        for handler in self.handlers:
-            result = handler.on_interrupt(event)
-            if hasattr(result, "__await__"):
-                await result
+        await ahandle_event(self.handlers, "on_interrupt", None, event)
 
     async def on_resume(self, event: GraphResumeEvent) -> None:  # type: ignore[override]
-        for handler in self.handlers:
-            result = handler.on_resume(event)
-            if hasattr(result, "__await__"):
-                await result
+        await ahandle_event(self.handlers, "on_resume", None, event)
 
 
 def get_sync_graph_callback_manager_for_config(

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+# Every test here exercises foldgraph's own parts (see tests/conftest.py).
+FOLDGRAPH_ONLY = "foldgraph's reducer bench and check-reducer commands"
+
 USER_REDUCERS = '''
 import operator
 from hypothesis import strategies as st

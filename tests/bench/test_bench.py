@@ -20,7 +20,10 @@ from foldgraph.cli import main
 
 # Worker processes start an interpreter each (two libraries, several sizes): bounded,
 # but beyond the suite's default per-test timeout on a loaded machine.
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [
+    pytest.mark.timeout(300),
+    pytest.mark.foldgraph_only("foldgraph bench reducers, foldgraph's own command"),
+]
 
 SMOKE = Settings(
     history=(10, 100),

@@ -9,6 +9,8 @@ import pytest
 from foldgraph.bench import NoStrategy, check_reducer, resolve
 from foldgraph.cli import main
 
+pytestmark = pytest.mark.foldgraph_only("foldgraph check-reducer, foldgraph's own command")
+
 EXAMPLES = ["--examples", "30"]
 
 
@@ -117,3 +119,29 @@ def _lists():
     from hypothesis import strategies as st
 
     return st.lists(st.integers(), max_size=4)
+
+
+def test_a_reducer_is_named_by_its_file_as_graph_paths_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    # `--graph` takes path/to/file.py:attr; the reducer commands take the same spelling,
+    # so a reducer in a script that is not an importable module name can be checked.
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "07_scores.py").write_text(
+        "def best(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:\n"
+        "    return {**a, **{k: max(v, a.get(k, v)) for k, v in b.items()}}\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["check-reducer", "scripts/07_scores.py:best", *EXAMPLES]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == (
+        "check-reducer scripts/07_scores.py:best: 30 examples per law, "
+        "values drawn from dict[str, int]"
+    )
+    assert resolve(str(folder / "07_scores.py") + ":best")({"a": 1}, {"a": 3}) == {"a": 3}
+    assert main(["check-reducer", "scripts/missing.py:best"]) == 2
+    assert capsys.readouterr().err == (
+        "foldgraph check-reducer: error: cannot import module 'scripts/missing.py': "
+        "no file scripts/missing.py\n"
+    )

@@ -8,6 +8,8 @@ import pytest
 
 from foldgraph.bench._growth import fit_exponent, growth
 
+pytestmark = pytest.mark.foldgraph_only("the growth fit of foldgraph's reducer bench")
+
 SIZES = (10, 1_000, 100_000)
 
 

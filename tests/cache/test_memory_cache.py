@@ -34,7 +34,13 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def cache(clock: FakeClock) -> InMemoryCache[Any]:
+def cache() -> InMemoryCache[Any]:
+    return InMemoryCache()
+
+
+@pytest.fixture
+def timed(clock: FakeClock) -> InMemoryCache[Any]:
+    """A cache on the hand-moved clock (foldgraph's `clock=`)."""
     return InMemoryCache(clock=clock)
 
 
@@ -55,6 +61,7 @@ def test_missing_keys_are_absent(cache: InMemoryCache[Any]) -> None:
     assert cache.get([A, A2]) == {A: "a"}
 
 
+@pytest.mark.foldgraph_only("LangGraph's InMemoryCache serializes values (refusing an object())")
 def test_values_are_stored_as_given(cache: InMemoryCache[Any]) -> None:
     value = object()
     cache.set({A: (value, None)})
@@ -66,7 +73,11 @@ def test_list_namespaces_are_normalised_to_tuples(cache: InMemoryCache[Any]) -> 
     assert cache.get([(["node_a"], "k1")]) == {A: "a"}  # type: ignore[list-item]
 
 
-def test_entries_expire_after_ttl(cache: InMemoryCache[Any], clock: FakeClock) -> None:
+@pytest.mark.foldgraph_only(
+    "InMemoryCache(clock=...) is foldgraph's; LangGraph's reads time.time()"
+)
+def test_entries_expire_after_ttl(timed: InMemoryCache[Any], clock: FakeClock) -> None:
+    cache = timed
     cache.set({A: ("short", 10), A2: ("long", 60), B: ("forever", None)})
     clock.now += 9.999
     assert cache.get([A, A2, B]) == {A: "short", A2: "long", B: "forever"}
@@ -76,7 +87,11 @@ def test_entries_expire_after_ttl(cache: InMemoryCache[Any], clock: FakeClock) -
     assert cache.get([A, A2, B]) == {B: "forever"}
 
 
-def test_expired_entries_are_dropped_on_read(cache: InMemoryCache[Any], clock: FakeClock) -> None:
+@pytest.mark.foldgraph_only(
+    "InMemoryCache(clock=...) is foldgraph's; LangGraph's reads time.time()"
+)
+def test_expired_entries_are_dropped_on_read(timed: InMemoryCache[Any], clock: FakeClock) -> None:
+    cache = timed
     cache.set({A: ("a", 10)})
     clock.now += 10
     assert cache.get([A]) == {}
@@ -89,7 +104,11 @@ def test_zero_ttl_is_expired_at_once(cache: InMemoryCache[Any]) -> None:
     assert cache.get([A]) == {}
 
 
-def test_overwrite_replaces_value_and_expiry(cache: InMemoryCache[Any], clock: FakeClock) -> None:
+@pytest.mark.foldgraph_only(
+    "InMemoryCache(clock=...) is foldgraph's; LangGraph's reads time.time()"
+)
+def test_overwrite_replaces_value_and_expiry(timed: InMemoryCache[Any], clock: FakeClock) -> None:
+    cache = timed
     cache.set({A: ("old", 5)})
     clock.now += 4
     cache.set({A: ("new", 5)})
@@ -118,6 +137,7 @@ def test_clear_some_namespaces(cache: InMemoryCache[Any]) -> None:
     assert cache.get([B]) == {B: "b"}
 
 
+@pytest.mark.foldgraph_only("LangGraph's InMemoryCache() has a JsonPlusSerializer, not None")
 def test_serde_is_kept() -> None:
     class Serde:
         def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
@@ -137,7 +157,12 @@ def test_default_clock_is_real() -> None:
     assert cache.get([A, B]) == {A: "a", B: "b"}
 
 
-def test_async_twins(cache: InMemoryCache[Any], clock: FakeClock) -> None:
+@pytest.mark.foldgraph_only(
+    "InMemoryCache(clock=...) is foldgraph's; LangGraph's reads time.time()"
+)
+def test_async_twins(timed: InMemoryCache[Any], clock: FakeClock) -> None:
+    cache = timed
+
     async def scenario() -> None:
         await cache.aset({A: ("a", 5), B: ("b", None)})
         assert await cache.aget([A, B]) == {A: "a", B: "b"}
@@ -170,6 +195,9 @@ def test_concurrent_writers_and_readers(cache: InMemoryCache[Any]) -> None:
     assert len(cache.get(wanted)) == 2400
 
 
+@pytest.mark.foldgraph_only(
+    "InMemoryCache(clock=...) is foldgraph's; LangGraph's reads time.time()"
+)
 @given(
     entries=st.dictionaries(
         st.tuples(st.tuples(st.sampled_from(["a", "b", "c"])), st.text(max_size=4)),

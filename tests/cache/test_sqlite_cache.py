@@ -6,6 +6,8 @@ import asyncio
 import operator
 from typing import Annotated, Any, TypedDict
 
+import pytest
+
 from foldgraph.cache.sqlite import SqliteCache
 from foldgraph.graph import START, StateGraph
 from foldgraph.types import CachePolicy
@@ -22,6 +24,7 @@ class Clock:
         return self.now
 
 
+@pytest.mark.foldgraph_only("SqliteCache(clock=...) is foldgraph's; LangGraph's reads time.time()")
 def test_get_set_expire_and_clear(tmp_path: Any) -> None:
     clock = Clock()
     cache: SqliteCache[Any] = SqliteCache(path=str(tmp_path / "c.db"), clock=clock)

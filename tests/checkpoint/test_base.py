@@ -73,6 +73,9 @@ def test_checkpoint_tuple_defaults() -> None:
     assert t._fields == ("config", "checkpoint", "metadata", "parent_config", "pending_writes")
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph's empty_checkpoint also has pending_sends, and holds plain dicts"
+)
 def test_empty_checkpoint() -> None:
     cp = empty_checkpoint()
     assert set(cp) == {
@@ -100,6 +103,7 @@ def test_empty_checkpoints_have_increasing_ids() -> None:
     assert len(set(ids)) == 100
 
 
+@pytest.mark.foldgraph_only("LangGraph's copy_checkpoint copies the inner versions_seen dicts")
 def test_copy_checkpoint_shares_persistent_maps() -> None:
     cp: Checkpoint = {
         **empty_checkpoint(),
@@ -138,6 +142,7 @@ def test_copy_checkpoint_copies_plain_dicts_one_level_down() -> None:
 # -- config helpers -----------------------------------------------------------
 
 
+@pytest.mark.foldgraph_only("LangGraph's get_checkpoint_id({}) raises KeyError")
 def test_get_checkpoint_id() -> None:
     assert get_checkpoint_id({"configurable": {"checkpoint_id": "x"}}) == "x"
     assert get_checkpoint_id({"configurable": {"thread_id": "t"}}) is None
@@ -256,6 +261,9 @@ def test_base_saver_required_methods_raise() -> None:
             _run(acall())
 
 
+@pytest.mark.foldgraph_only(
+    "foldgraph's _serde_given flag; LangGraph's default serde is JsonPlusSerializer"
+)
 def test_base_saver_keeps_serde_and_wraps_an_untyped_one() -> None:
     from foldgraph.checkpoint.serde.base import SerializerCompat
 
@@ -308,6 +316,9 @@ def test_get_and_aget_come_from_get_tuple() -> None:
     assert _run(empty.aget({"configurable": {}})) is None
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph's get_next_version takes (current, channel) and returns strings"
+)
 def test_get_next_version_is_an_int_counter() -> None:
     saver: BaseCheckpointSaver[int] = BaseCheckpointSaver()
     assert saver.get_next_version(None, None) == 1
@@ -318,6 +329,9 @@ def test_get_next_version_is_an_int_counter() -> None:
         saver.get_next_version("00000000000000000000000000000001.0.5", None)  # type: ignore[type-var]
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph wraps a serde without an allowlist method and returns the saver"
+)
 def test_with_allowlist() -> None:
     saver: BaseCheckpointSaver[int] = BaseCheckpointSaver()
     assert saver.with_allowlist([("m", "C")]) is saver

@@ -29,7 +29,12 @@ from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.graph import START, StateGraph
 from foldgraph.graph.message import add_messages
 
-pytestmark = pytest.mark.parametrize("durability", ["sync", "async", "exit"])
+pytestmark = [
+    pytest.mark.parametrize("durability", ["sync", "async", "exit"]),
+    pytest.mark.foldgraph_only(
+        "history safe from in-place changes, and verify_replay; LangGraph has neither"
+    ),
+]
 
 
 def _cfg(thread: str = "t") -> dict:

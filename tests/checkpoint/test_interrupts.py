@@ -796,3 +796,32 @@ def test_send_tasks_have_langgraphs_three_part_push_path() -> None:
         ("a", "ok", ("__pregel_push", 0, False)),
         ("b", "ok", ("__pregel_push", 1, False)),
     ]
+
+
+def test_resuming_through_the_checkpoints_own_config_keeps_earlier_answers() -> None:
+    """A node asking twice, resumed each time with the config `get_state` gives (it
+    names the checkpoint): the second answer joins the first. Replaying the checkpoint
+    before the node (no resume) asks the first question again."""
+
+    def ask(state: State) -> dict:
+        first = interrupt("First question?")
+        second = interrupt("Second question?")
+        return {"log": [f"a1:{first}", f"a2:{second}"]}
+
+    builder = StateGraph(State)
+    builder.add_node("ask", ask)
+    builder.add_node("after", lambda s: {"log": ["done"]})
+    builder.add_edge(START, "ask")
+    builder.add_edge("ask", "after")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config: Any = {"configurable": {"thread_id": "1"}}
+    assert [i.value for i in graph.invoke({"log": []}, config)["__interrupt__"]] == [
+        "First question?"
+    ]
+    out = graph.invoke(Command(resume="ans1"), graph.get_state(config).config)
+    assert [i.value for i in out["__interrupt__"]] == ["Second question?"]
+    out = graph.invoke(Command(resume="ans2"), graph.get_state(config).config)
+    assert out == {"log": ["a1:ans1", "a2:ans2", "done"]}
+    before = [s for s in graph.get_state_history(config) if s.next == ("ask",)][-1]
+    again = graph.invoke(None, before.config)
+    assert [i.value for i in again["__interrupt__"]] == ["First question?"]

@@ -27,12 +27,14 @@ from foldgraph.checkpoint.base import (
 from foldgraph.checkpoint.memory import InMemorySaver, MemorySaver
 
 
-def _cp(checkpoint_id: str, values: dict[str, Any]) -> Checkpoint:
+def _cp(checkpoint_id: str, values: dict[str, Any], version: int = 1) -> Checkpoint:
+    """A checkpoint as code outside the runner writes one: plain dicts, each value at
+    `version` (LangGraph's saver stores a value under the version its put names)."""
     return {
         **empty_checkpoint(),
         "id": checkpoint_id,
-        "channel_values": pmap(values),
-        "channel_versions": pmap({k: 1 for k in values}),
+        "channel_values": dict(values),
+        "channel_versions": {k: version for k in values},
     }
 
 
@@ -55,11 +57,16 @@ def saver() -> InMemorySaver:
             "configurable": {"thread_id": "t", "checkpoint_ns": "", "checkpoint_id": "1"},
             "metadata": {"m": 1},
         },
-        _cp("2", {"a": 2}),
+        _cp("2", {"a": 2}, version=2),
         {"source": "loop", "step": 0},
         {"a": 2},
     )
-    s.put({"configurable": {"thread_id": "t2"}}, _cp("3", {}), {"source": "input", "step": -1}, {})
+    s.put(
+        {"configurable": {"thread_id": "t2", "checkpoint_ns": ""}},
+        _cp("3", {}),
+        {"source": "input", "step": -1},
+        {},
+    )
     s.put(
         {"configurable": {"thread_id": "t", "checkpoint_ns": "sub"}},
         _cp("0", {}),
@@ -76,6 +83,7 @@ def _t2(checkpoint_id: str = "2") -> Any:
 # -- put / get_tuple ----------------------------------------------------------
 
 
+@pytest.mark.foldgraph_only("LangGraph's put raises KeyError when the config has no checkpoint_ns")
 def test_put_returns_the_new_address() -> None:
     s = InMemorySaver()
     cp = _cp("1", {"a": 1})
@@ -92,7 +100,7 @@ def test_get_tuple_latest(saver: InMemorySaver) -> None:
     assert t.config == _t2("2")
     assert t.checkpoint["id"] == "2"
     assert t.checkpoint["channel_values"] == {"a": 2}
-    assert t.checkpoint["channel_versions"] == {"a": 1}
+    assert t.checkpoint["channel_versions"] == {"a": 2}
     assert t.metadata == {"source": "loop", "step": 0, "m": 1}
     assert t.parent_config == _t2("1")
     assert t.pending_writes == []
@@ -120,6 +128,7 @@ def test_get_tuple_namespaces(saver: InMemorySaver) -> None:
     assert saver.get_tuple(sub_id) is None
 
 
+@pytest.mark.foldgraph_only("LangGraph's storage (a defaultdict) gains a thread that is only read")
 def test_get_tuple_missing(saver: InMemorySaver) -> None:
     assert saver.get_tuple({"configurable": {"thread_id": "t", "checkpoint_id": "zz"}}) is None
     assert saver.get_tuple({"configurable": {"thread_id": "nope"}}) is None
@@ -135,7 +144,7 @@ def test_get_returns_the_checkpoint(saver: InMemorySaver) -> None:
 
 
 def test_put_same_id_replaces(saver: InMemorySaver) -> None:
-    saver.put(_t2("1"), _cp("2", {"a": 3}), {"source": "update", "step": 1}, {})
+    saver.put(_t2("1"), _cp("2", {"a": 3}, version=3), {"source": "update", "step": 1}, {"a": 3})
     t = saver.get_tuple({"configurable": {"thread_id": "t"}})
     assert t is not None
     assert t.checkpoint["channel_values"] == {"a": 3}
@@ -213,7 +222,7 @@ def test_list_filter(saver: InMemorySaver) -> None:
 
 def test_list_filter_on_nested_metadata() -> None:
     s = InMemorySaver()
-    cfg: Any = {"configurable": {"thread_id": "t"}}
+    cfg: Any = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
     s.put(cfg, _cp("1", {}), {"source": "loop", "parents": {"": "0"}}, {})
     s.put(cfg, _cp("2", {}), {"source": "loop", "parents": {}}, {})
     assert _ids(s.list(cfg, filter={"parents": {"": "0"}})) == ["1"]
@@ -261,6 +270,7 @@ def test_put_writes_order_and_index_rule(saver: InMemorySaver) -> None:
     ]
 
 
+@pytest.mark.foldgraph_only("LangGraph's writes table holds serialized values")
 def test_put_writes_special_indices(saver: InMemorySaver) -> None:
     saver.put_writes(
         _t2("2"),
@@ -336,6 +346,7 @@ def test_optional_methods_are_not_implemented(saver: InMemorySaver) -> None:
 # -- by reference ---------------------------------------------------------------
 
 
+@pytest.mark.foldgraph_only("stored by reference; LangGraph serializes what it stores")
 def test_checkpoint_maps_are_stored_by_reference() -> None:
     s = InMemorySaver()
     values = pmap({"messages": pvector(["hi"]), "n": 1})
@@ -348,7 +359,9 @@ def test_checkpoint_maps_are_stored_by_reference() -> None:
         "versions_seen": seen,
         "updated_channels": ["messages", "n"],
     }
-    s.put({"configurable": {"thread_id": "t"}}, cp, {}, {"messages": 1, "n": 1})
+    s.put(
+        {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}, cp, {}, {"messages": 1, "n": 1}
+    )
     got = s._stored_tuple({"configurable": {"thread_id": "t"}})
     assert got is not None
     assert got.checkpoint["channel_values"] is values
@@ -376,7 +389,7 @@ def test_public_reads_return_plain_values() -> None:
         "versions_seen": pmap({"node": pmap({"n": 1})}),
         "updated_channels": ["messages", "n"],
     }
-    cfg: Any = {"configurable": {"thread_id": "t"}}
+    cfg: Any = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
     s.put(cfg, cp, {}, {"messages": 1, "n": 1})
     s.put_writes(s.put(cfg, cp | {"id": "z"}, {}, {}), [("n", pvector([2]))], "task")
     for got in (s.get(cfg), s.get_tuple(cfg).checkpoint, next(s.list(cfg)).checkpoint):
@@ -393,8 +406,8 @@ def test_public_reads_return_plain_values() -> None:
 
 def test_reads_cannot_corrupt_storage() -> None:
     s = InMemorySaver()
-    cfg: Any = {"configurable": {"thread_id": "t"}}
-    s.put(cfg, _cp("1", {"a": 1}), {"source": "loop", "parents": {"": "0"}}, {})
+    cfg: Any = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+    s.put(cfg, _cp("1", {"a": 1}), {"source": "loop", "parents": {"": "0"}}, {"a": 1})
     got = s.get_tuple(cfg)
     assert got is not None
     got.checkpoint["id"] = "hacked"
@@ -412,6 +425,9 @@ def test_reads_cannot_corrupt_storage() -> None:
     assert again.pending_writes == []
 
 
+@pytest.mark.foldgraph_only(
+    "stored forms of foldgraph's saver; LangGraph serializes what it stores"
+)
 def test_plain_dicts_are_frozen_on_the_way_in() -> None:
     s = InMemorySaver()
     cp: Any = {
@@ -423,7 +439,7 @@ def test_plain_dicts_are_frozen_on_the_way_in() -> None:
         "updated_channels": ["a"],
     }
     metadata: Any = {"source": "loop", "parents": {"": "0"}}
-    s.put({"configurable": {"thread_id": "t"}}, cp, metadata, {"a": 1})
+    s.put({"configurable": {"thread_id": "t", "checkpoint_ns": ""}}, cp, metadata, {"a": 1})
     cp["channel_values"]["a"] = 2
     cp["channel_versions"]["a"] = 2
     cp["versions_seen"]["node"]["a"] = 2
@@ -440,6 +456,7 @@ def test_plain_dicts_are_frozen_on_the_way_in() -> None:
     assert got.metadata == {"source": "loop", "parents": {"": "0"}}
 
 
+@pytest.mark.foldgraph_only("stored by reference; LangGraph serializes what it stores")
 def test_history_shares_structure_between_steps() -> None:
     # A long thread keeps one copy of each value, however many checkpoints refer to it.
     s = InMemorySaver()
@@ -500,7 +517,12 @@ def test_a_pickled_history_reads_the_same_metadata() -> None:
     # A checkpoint of the runner's shape put by hand, with metadata of its own.
     latest = saver.get_tuple(thread)
     assert latest is not None
-    saver.put({"configurable": {"thread_id": "v"}}, latest.checkpoint, {"note": "copied"}, {})
+    saver.put(
+        {"configurable": {"thread_id": "v", "checkpoint_ns": ""}},
+        latest.checkpoint,
+        {"note": "copied"},
+        {},
+    )
     before = [(t.config, t.metadata) for t in saver.list(None)]
     assert [m for _, m in before] == [
         {"source": "update", "step": 2, "parents": {}, "who": "me"},
@@ -515,6 +537,7 @@ def test_a_pickled_history_reads_the_same_metadata() -> None:
     assert [(t.config, t.metadata) for t in reloaded.list(None)] == before
 
 
+@pytest.mark.foldgraph_only("stored by reference; LangGraph serializes what it stores")
 def test_pending_write_values_are_kept_by_reference(saver: InMemorySaver) -> None:
     value = pvector([1, 2])
     saver.put_writes(_t2("2"), [("a", value)], "task")
@@ -527,6 +550,7 @@ def test_pending_write_values_are_kept_by_reference(saver: InMemorySaver) -> Non
 # -- versions, aliases, context managers, async ------------------------------------
 
 
+@pytest.mark.foldgraph_only("LangGraph's channel versions are strings with a random suffix")
 def test_versions_are_ints() -> None:
     s = InMemorySaver()
     assert s.get_next_version(None, None) == 1
@@ -563,7 +587,9 @@ def test_async_twins() -> None:
         assert cfg == {
             "configurable": {"thread_id": "t", "checkpoint_ns": "", "checkpoint_id": "1"}
         }
-        cfg2 = await s.aput(cfg, _cp("2", {"a": 2}), {"source": "loop", "step": 0}, {"a": 2})
+        cfg2 = await s.aput(
+            cfg, _cp("2", {"a": 2}, version=2), {"source": "loop", "step": 0}, {"a": 2}
+        )
         await s.aput_writes(cfg2, [("a", 3), ("__interrupt__", "i")], "task", "p")
         got = await s.aget_tuple({"configurable": {"thread_id": "t"}})
         assert isinstance(got, CheckpointTuple)
@@ -684,6 +710,7 @@ def test_runner_writes_read_as_put_writes_would_keep_them() -> None:
     assert [t.pending_writes for t in saver.list(thread)] == [t.pending_writes for t in history]
 
 
+@pytest.mark.foldgraph_only("LangGraph lists the special write put later first")
 def test_put_writes_after_the_runners_keeps_theirs_first() -> None:
     saver = InMemorySaver()
     graph = _two_node_graph(saver)
@@ -699,6 +726,9 @@ def test_put_writes_after_the_runners_keeps_theirs_first() -> None:
     ]
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph keeps pending writes outside `storage`: a copy of it has none"
+)
 def test_an_interrupted_steps_writes_and_a_pickled_history() -> None:
     import pickle
 

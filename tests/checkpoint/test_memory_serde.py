@@ -19,7 +19,6 @@ from langchain_core.messages import AIMessage, HumanMessage
 from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from foldgraph.errors import SerializationError
 from foldgraph.graph import START, MessagesState, StateGraph
 
 LANGGRAPH_KEYS = {
@@ -57,6 +56,7 @@ def _cfg(thread: str = "t") -> dict[str, Any]:
     return {"configurable": {"thread_id": thread}}
 
 
+@pytest.mark.foldgraph_only("LangGraph's serializer reads a stored tuple back as a list")
 def test_the_in_memory_saver_has_langgraphs_default_serializer() -> None:
     saver = InMemorySaver()
     assert type(saver.serde) is JsonPlusSerializer
@@ -85,6 +85,7 @@ class _CopyCheckingSaver(InMemorySaver):
         return address
 
 
+@pytest.mark.foldgraph_only("ends with verify_replay, which LangGraph does not have")
 @pytest.mark.parametrize("durability", ["sync", "async", "exit"])
 def test_a_subclass_put_is_called_and_may_use_self_serde(durability: str) -> None:
     saver = _CopyCheckingSaver()
@@ -143,6 +144,7 @@ class _XorCipher:
         return bytes(b ^ 0x5A for b in ciphertext)
 
 
+@pytest.mark.foldgraph_only("reads foldgraph's stored rows; LangGraph's keep other forms")
 def test_an_encrypted_serializer_is_what_the_saver_stores_through() -> None:
     saver = InMemorySaver(serde=EncryptedSerializer(_XorCipher()))
     builder = StateGraph(MessagesState)
@@ -168,7 +170,10 @@ def test_an_encrypted_serializer_is_what_the_saver_stores_through() -> None:
     assert [m.id for m in graph.get_state(_cfg()).values["messages"]] == ["h", "a", "h2"]
 
 
+@pytest.mark.foldgraph_only("foldgraph's SerializationError naming thread and channel")
 def test_a_value_the_given_serializer_refuses_names_the_checkpoint_and_channel() -> None:
+    from foldgraph.errors import SerializationError
+
     class Opaque:
         pass
 
@@ -187,6 +192,7 @@ def test_a_value_the_given_serializer_refuses_names_the_checkpoint_and_channel()
     assert failed.value.path.startswith("thing")
 
 
+@pytest.mark.foldgraph_only("reads foldgraph's stored forms and opens SqliteSaver from a path")
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
 def test_public_reads_have_langgraphs_checkpoint_keys_only(kind: str, tmp_path: Any) -> None:
     if kind == "memory":
@@ -205,3 +211,59 @@ def test_public_reads_have_langgraphs_checkpoint_keys_only(kind: str, tmp_path: 
     # The fingerprints are still kept where foldgraph's own reads find them.
     assert "channel_seals" in saver._stored_tuple(_cfg()).checkpoint
     assert graph.verify_replay(_cfg()).ok
+
+
+class Reply(TypedDict):
+    text: str
+    counts: dict
+    items: list
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_subclasses_of_str_int_dict_and_list_are_stored_as_their_base(
+    kind: str, tmp_path: Any
+) -> None:
+    """A message's `.text` (a `str` subclass), a `defaultdict`, a `Counter`: LangGraph
+    stores them as `str`, `dict` and `list` and reads those back."""
+    from collections import Counter, defaultdict
+
+    class Tags(list):
+        pass
+
+    def answer(state: Reply) -> dict:
+        by_letter: defaultdict[str, list] = defaultdict(list)
+        by_letter["h"].append(AIMessage("hi").text)
+        return {
+            "text": AIMessage("hello there").text,
+            "counts": {"letters": Counter("aab"), "by_letter": by_letter},
+            "items": Tags([AIMessage("x").text]),
+        }
+
+    if kind == "memory":
+        saver: Any = InMemorySaver()
+    else:
+        from foldgraph.checkpoint.sqlite import SqliteSaver
+
+        saver = SqliteSaver(str(tmp_path / "t.db"))
+    builder = StateGraph(Reply)
+    builder.add_node("answer", answer)
+    builder.add_edge(START, "answer")
+    graph = builder.compile(checkpointer=saver)
+    out = graph.invoke({"text": "", "counts": {}, "items": []}, _cfg())
+    assert out == {
+        "text": "hello there",
+        "counts": {"letters": {"a": 2, "b": 1}, "by_letter": {"h": ["hi"]}},
+        "items": ["x"],
+    }
+    saved = graph.get_state(_cfg()).values
+    assert saved == out
+    if kind == "sqlite":  # read back from its rows (the in-memory saver keeps the objects)
+        assert type(saved["text"]) is str
+        assert type(saved["counts"]["letters"]) is dict
+        assert type(saved["counts"]["by_letter"]) is dict
+        assert type(saved["items"]) is list and type(saved["items"][0]) is str
+    # The serializer on its own: the same values come back as their base types.
+    serde = saver.serde
+    back = serde.loads_typed(serde.dumps_typed({"t": AIMessage("a").text, "n": Tags([1])}))
+    assert back == {"t": "a", "n": [1]}
+    assert (type(back["t"]), type(back["n"])) == (str, list)

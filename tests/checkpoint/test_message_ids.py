@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from foldgraph.checkpoint.memory import InMemorySaver
@@ -35,6 +36,7 @@ def test_a_nodes_message_gets_its_id_in_place() -> None:
     assert len(ids) == len(out["messages"])
 
 
+@pytest.mark.foldgraph_only("verify_replay, which LangGraph does not have")
 def test_verify_replay_reproduces_ids_minted_for_coerced_messages() -> None:
     returned: list[Any] = []
     app = _app(["str reply", ("ai", "tuple reply"), {"role": "ai", "content": "dict"}], returned)

@@ -57,6 +57,7 @@ def _count(saver: Any, table: str, thread: str | None = None) -> int:
         return int(cur.fetchone()[0])
 
 
+@pytest.mark.foldgraph_only("counts rows through foldgraph's saver internals (_tx)")
 def test_one_checkpoint_per_thread_as_langgraph(dsn: str) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -106,6 +107,9 @@ def test_one_checkpoint_per_thread_as_langgraph(dsn: str) -> None:
         cm.__exit__(None, None, None)
 
 
+@pytest.mark.foldgraph_only(
+    "foldgraph's saver opened from a DSN string; LangGraph's takes a connection"
+)
 def test_a_long_thread_stays_one_checkpoint_and_reads_back_whole(dsn: str) -> None:
     class Loop(TypedDict):
         items: Annotated[list, operator.add]
@@ -157,6 +161,7 @@ def test_async_shallow_saver(dsn: str) -> None:
     assert asyncio.run(scenario()) == {"items": ["x", "a", "z"]}
 
 
+@pytest.mark.foldgraph_only("lists foldgraph's statement constants by the module's __all__")
 def test_the_sql_statements_run_on_the_saver_tables(dsn: str) -> None:
     """Each statement under LangGraph's names is valid SQL over foldgraph's tables."""
     import psycopg

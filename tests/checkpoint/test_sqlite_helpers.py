@@ -96,6 +96,9 @@ def test_delta_channel_history_matches_langgraph(saver: SqliteSaver) -> None:
     }
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph's SqliteSaver repeats the writes of a channel asked for twice"
+)
 def test_delta_channel_history_follows_the_branch_like_the_generic_walk(
     saver: SqliteSaver,
 ) -> None:
@@ -118,6 +121,7 @@ def test_delta_channel_history_follows_the_branch_like_the_generic_walk(
     assert latest["items"]["writes"][-1][1:] == ("items", ["c"])
 
 
+@pytest.mark.foldgraph_only("LangGraph's SqliteSaver has no async methods (AsyncSqliteSaver has)")
 def test_async_delta_channel_history(saver: SqliteSaver) -> None:
     app = _fan_graph(saver)
     cfg = {"configurable": {"thread_id": "t"}}
@@ -126,6 +130,7 @@ def test_async_delta_channel_history(saver: SqliteSaver) -> None:
     assert _shape(got) == {"last": {"seed": "a", "writes": [("last", "b")]}}
 
 
+@pytest.mark.foldgraph_only("queries foldgraph's own tables")
 def test_search_where_selects_what_list_lists(saver: SqliteSaver) -> None:
     app = _fan_graph(saver)
     for thread in ("t1", "t2"):

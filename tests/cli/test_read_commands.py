@@ -258,3 +258,28 @@ def test_values_of_the_graphs_own_types_read_with_the_graph(tmp_path) -> None:
     assert "Traceback" not in blind.stderr
     seen = read_json("show", db, "p", "--graph", typed + ":graph")
     assert seen["values"] == {"where": {"$type": "Point", "x": 2, "y": 2}}
+
+
+def test_human_tables_keep_whole_ids_on_a_narrow_terminal(db) -> None:
+    # The ids in `threads` and `history` are what `show`, `diff`, `fork` and `replay` take:
+    # on an 80-column terminal they are printed whole, never cut with an ellipsis.
+    import os
+
+    narrow = {**os.environ, "COLUMNS": "80"}
+
+    def human(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "foldgraph.cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=narrow,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    ids = [row["checkpoint_id"] for row in read_json("history", db, "t-fork")]
+    table = human("history", db, "t-fork")
+    assert [i for i in ids if i not in table] == []
+    threads = human("threads", db)
+    assert [t["thread_id"] for t in read_json("threads", db) if t["thread_id"] not in threads] == []

@@ -21,6 +21,10 @@ plugin: Any = importlib.import_module("conformance_plugin")
 
 ALLOWED_REASONS = ("private: ", "langgraph text: ")
 
+pytestmark = pytest.mark.foldgraph_only(
+    "make conformance's plugin, which serves langgraph from foldgraph"
+)
+
 
 def test_every_exclusion_gives_one_of_the_two_allowed_reasons() -> None:
     data = tomllib.loads(plugin.EXCLUSIONS.read_text())

@@ -349,6 +349,7 @@ def test_tasks_stream_mode_shows_calls_as_push_tasks() -> None:
     ]
 
 
+@pytest.mark.foldgraph_only("ends with verify_replay, which LangGraph does not have")
 def test_history_and_replay_of_an_entrypoint_thread() -> None:
     calls: list[str] = []
 
@@ -698,7 +699,7 @@ def test_cancelled_entrypoint_keeps_the_tasks_that_finished() -> None:
 
         config = thread("cancel")
         run = asyncio.ensure_future(flow.ainvoke(1, config))
-        await quick_done.wait()
+        await asyncio.wait_for(quick_done.wait(), 10)
         await asyncio.sleep(0.01)
         run.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -861,11 +862,8 @@ def test_parallel_task_calls_stream_their_starts_when_made() -> None:
         ("result" if "result" in e else "start", e["name"])
         for e in flow.stream(3, thread("modes-tasks"), stream_mode="tasks")
     ]
-    assert events == [
-        ("start", "flow"),
-        ("start", "slow"),
-        ("start", "fast"),
-        ("result", "fast"),
-        ("result", "slow"),
-        ("result", "flow"),
-    ]
+    # Starts stream as the calls are made; `slow` may finish as soon as `fast` has set
+    # the event, before `fast` returns, so the two results come in either order.
+    assert events[:3] == [("start", "flow"), ("start", "slow"), ("start", "fast")]
+    assert sorted(events[3:5]) == [("result", "fast"), ("result", "slow")]
+    assert events[5:] == [("result", "flow")]

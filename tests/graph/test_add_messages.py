@@ -137,6 +137,7 @@ def test_one_sided_calls_raise_langgraphs_error() -> None:
     assert str(info.value) == message.format("right")
 
 
+@pytest.mark.foldgraph_only("LangGraph's add_messages() makes a new partial on each call")
 def test_keyword_only_call_returns_the_bound_reducer() -> None:
     reducer = add_messages()
     assert callable(reducer)
@@ -242,6 +243,7 @@ def test_the_plain_function_and_the_persistent_log_agree(updates: list[Any]) -> 
 # -- messages written as strings, tuples or dicts, in a graph ------------------------------
 
 
+@pytest.mark.foldgraph_only("ends with verify_replay, which LangGraph does not have")
 def test_messages_given_as_text_get_fresh_uuid4_ids_in_every_run() -> None:
     # LangGraph converts them in add_messages with a new uuid4 each: two threads never
     # share an id. The updates stream still shows what the node returned (as LangGraph).

@@ -57,4 +57,5 @@ def test_copy_checkpoint_gives_what_the_saver_returns_later() -> None:
     for found in listed:
         assert kept[found.checkpoint["id"]] == found.checkpoint
     fresh = empty_checkpoint()
-    assert copy_checkpoint(fresh) == fresh
+    # LangGraph's copy leaves out the empty `pending_sends` its empty checkpoint carries.
+    assert copy_checkpoint(fresh) == {k: v for k, v in fresh.items() if k != "pending_sends"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import operator
-from typing import Annotated
+from typing import Annotated, Optional, Union
 
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
@@ -154,3 +154,35 @@ def test_named_graph_titles() -> None:
     builder.add_edge(START, "n")
     graph = builder.compile(name="Mine")
     assert graph.get_input_jsonschema()["title"] == "MineInput"
+
+
+def test_dataclass_fields_that_allow_none_are_not_required() -> None:
+    """As LangGraph: a field without a default is required unless its type allows None
+    (then its default is None); `field(default=...)` stays required."""
+
+    @dataclasses.dataclass
+    class Form:
+        val1: str
+        val2: int | None
+        val3: Annotated[float | None, "optional annotated"]
+        val3b: Optional[str]  # noqa: UP045
+        val3c: Union[int, None, str]  # noqa: UP007, RUF036
+        val4: str | None = None
+        val7: str = dataclasses.field(default=...)  # type: ignore[assignment]
+        val8: Annotated[int, "some metadata"] = 42
+
+    schema = _compile(Form).get_input_jsonschema()
+    assert sorted(schema["required"]) == ["val1", "val7"]
+    nullable = {"default": None}
+    assert schema["properties"]["val2"] == {
+        "anyOf": [{"type": "integer"}, {"type": "null"}],
+        **nullable,
+        "title": "Val2",
+    }
+    assert schema["properties"]["val3c"] == {
+        "anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}],
+        **nullable,
+        "title": "Val3C",
+    }
+    assert schema["properties"]["val1"] == {"title": "Val1", "type": "string"}
+    assert _compile(Form).get_output_jsonschema()["required"] == ["val1", "val7"]

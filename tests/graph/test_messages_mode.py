@@ -175,3 +175,39 @@ def test_tokens_of_a_model_called_in_a_task_belong_to_the_callers_graph() -> Non
         )
     }
     assert nested == {()}
+
+
+def test_a_written_message_carries_the_callers_run_keys_not_other_configurable() -> None:
+    """LangGraph 1.2.22 copies these `configurable` keys into the metadata of a message a
+    root graph's node writes (`checkpoint_ns` included, when the caller gives one)."""
+    graph = (
+        StateGraph(MessagesState)
+        .add_node("my_node", lambda s: {"messages": HumanMessage("hello", id="h1")})
+        .add_edge(START, "my_node")
+        .compile()
+    )
+    given = {
+        "thread_id": "th-123",
+        "checkpoint_id": "ckpt-1",
+        "checkpoint_ns": "ns-1",
+        "task_id": "task-1",
+        "run_id": "run-456",
+        "assistant_id": "asst-789",
+        "graph_id": "graph-0",
+    }
+    config: Any = {
+        "configurable": {**given, "model": "gpt-4o", "some_api_key": "x", "custom": {"a": 1}}
+    }
+    [(message, metadata)] = list(graph.stream({"messages": []}, config, stream_mode="messages"))
+    assert message.content == "hello"
+    task_ns = metadata["langgraph_checkpoint_ns"]
+    assert task_ns.startswith("my_node:")
+    assert metadata == {
+        **given,
+        "ls_integration": "langgraph",
+        "langgraph_step": 1,
+        "langgraph_node": "my_node",
+        "langgraph_triggers": ("branch:to:my_node",),
+        "langgraph_path": ("__pregel_pull", "my_node"),
+        "langgraph_checkpoint_ns": task_ns,
+    }

@@ -178,7 +178,7 @@ def test_cancelled_run_keeps_finished_siblings() -> None:
         graph = builder.compile(checkpointer=InMemorySaver())
         config = {"configurable": {"thread_id": "c"}}
         run = asyncio.ensure_future(graph.ainvoke({"log": []}, config))
-        await quick_done.wait()
+        await asyncio.wait_for(quick_done.wait(), 10)
         await asyncio.sleep(0.01)
         run.cancel()
         with pytest.raises(asyncio.CancelledError):

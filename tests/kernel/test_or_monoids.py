@@ -20,6 +20,10 @@ from foldgraph._kernel.seal import fingerprint
 from foldgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from foldgraph.testing import check_monoid_laws, check_reducer_laws
 
+pytestmark = pytest.mark.foldgraph_only(
+    "foldgraph's kernel monoids for the | reducer; LangGraph has no kernel"
+)
+
 FEW = 40
 
 sets = st.sets(st.text(max_size=2), max_size=6)

@@ -51,3 +51,19 @@ def call(name: str, args: dict[str, Any], id: str) -> dict[str, Any]:
 
 def ai(*calls: dict[str, Any], content: str = "", id: str | None = None) -> AIMessage:
     return AIMessage(content=content, tool_calls=list(calls), id=id)
+
+
+def with_runtime(config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`config` carrying the `Runtime` a graph hands its nodes, under LangGraph's key.
+
+    LangGraph 1.2.22 runs a `ToolNode` called outside a graph only when the call
+    carries one; without it, it raises `ValueError: Missing required config key 'N/A'
+    for 'tools'.` foldgraph runs the node either way (see
+    test_a_tool_node_runs_outside_a_graph_without_a_runtime). Calls made with this
+    config run on both libraries, so their values are checked on LangGraph too.
+    """
+    from foldgraph.runtime import Runtime
+
+    config = dict(config or {})
+    config["configurable"] = {**config.get("configurable", {}), "__pregel_runtime": Runtime()}
+    return config

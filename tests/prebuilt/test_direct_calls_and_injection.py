@@ -13,13 +13,13 @@ from typing import Annotated, Any
 
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, SystemMessage
+from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
 from langchain_core.tools import tool
 from pydantic import BaseModel, ValidationError
 
 from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.graph import START, MessagesState, StateGraph
-from foldgraph.prebuilt import InjectedStore, ToolNode, create_react_agent
+from foldgraph.prebuilt import InjectedState, InjectedStore, ToolNode, create_react_agent
 from foldgraph.prebuilt.tool_node import ToolRuntime
 from foldgraph.runtime import ExecutionInfo, Runtime
 from foldgraph.store.memory import InMemoryStore
@@ -78,7 +78,9 @@ def test_a_tool_node_outside_a_graph_takes_the_runtime_the_config_carries(store:
 
 
 def test_a_prompt_function_that_names_store_gets_the_agents_store(store: Any) -> None:
-    def prompt(state: Any, config: Any, *, store: Any) -> list[Any]:
+    # Untyped, as LangGraph 1.2.22 needs: there a string annotation on `config` or
+    # `store` (this module's `from __future__ import annotations`) hides the parameter.
+    def prompt(state, config, *, store):  # type: ignore[no-untyped-def]
         user = store.get(("users",), config["configurable"]["user"]).value["name"]
         return [SystemMessage(user), *state["messages"]]
 
@@ -134,3 +136,86 @@ def test_a_bad_answer_to_a_tools_interrupt_fails_the_run_and_can_be_answered_aga
     assert [i.id for i in graph.get_state(config).interrupts] == [pending.id]
     result = graph.invoke(Command(resume={pending.id: {"approved": True}}), config)
     assert result["messages"][-1].content == "approved=True"
+
+
+def _seen_state_node(seen: list[Any], tools: list[Any] | None = None) -> ToolNode:
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+    def inspect_state(request: Any, execute: Any) -> Any:
+        seen.append(request.state)
+        return execute(request)
+
+    return ToolNode(tools or [add], wrap_tool_call=inspect_state)
+
+
+def test_bare_tool_calls_read_the_state_through_a_reader_in_langgraphs_shape() -> None:
+    """Code written for LangGraph may install its own state reader in the config, shaped
+    as LangGraph's: `partial(read, scratchpad, channels, managed, task)`."""
+    import functools
+
+    values = {"messages": [AIMessage("from channels")], "files": {"/a.md": "body"}}
+
+    def read(scratchpad: Any, channels: Any, managed: Any, task: Any, select: Any, fresh: Any):
+        return {k: values[k] for k in select}
+
+    reader = functools.partial(read, None, dict.fromkeys(values), {}, None)
+    seen: list[Any] = []
+    call = {"name": "add", "args": {"a": 1, "b": 2}, "id": "c1", "type": "tool_call"}
+    config = {"configurable": {"__pregel_read": reader, "__pregel_runtime": Runtime()}}
+    out = _seen_state_node(seen).invoke([call], config)
+    assert seen == [values]
+    assert out == {"messages": [ToolMessage("3", name="add", tool_call_id="c1")]}
+
+
+def test_bare_tool_calls_sent_in_a_graph_read_the_whole_state() -> None:
+    from foldgraph.types import Send
+
+    class State(MessagesState):
+        files: dict
+
+    seen: list[Any] = []
+    call = {"name": "add", "args": {"a": 1, "b": 2}, "id": "c1", "type": "tool_call"}
+    builder = StateGraph(State)
+    builder.add_node("tools", _seen_state_node(seen))
+    builder.add_conditional_edges(START, lambda s: [Send("tools", [call])], ["tools"])
+    graph = builder.compile()
+    out = graph.invoke({"messages": [AIMessage("hi", id="m1")], "files": {"/a": "x"}})
+    assert seen == [{"messages": [AIMessage("hi", id="m1")], "files": {"/a": "x"}}]
+    assert [m.content for m in out["messages"]] == ["hi", "3"]
+
+
+@pytest.mark.parametrize("stale_runtime", [False, True])
+def test_a_state_an_interceptor_gives_is_the_state_the_tool_sees(stale_runtime: bool) -> None:
+    import dataclasses
+
+    @tool
+    def read_note(note: Annotated[str, InjectedState("note")], runtime: ToolRuntime) -> str:
+        """Return the note from the injected state and from the runtime."""
+        return f"InjectedState={note} ToolRuntime={runtime.state['note']}"
+
+    def override(request: Any) -> Any:
+        changed = {**request.state, "note": "new"}
+        if stale_runtime:
+            stale = dataclasses.replace(request.runtime, state={**request.state, "note": "x"})
+            return request.override(state=changed, runtime=stale)
+        return request.override(state=changed)
+
+    def wrap(request: Any, execute: Any) -> Any:
+        return execute(override(request))
+
+    async def awrap(request: Any, execute: Any) -> Any:
+        return await execute(override(request))
+
+    call = {"name": "read_note", "args": {}, "id": "c1"}
+    state = {"messages": [AIMessage("", tool_calls=[call])], "note": "old"}
+    config = {"configurable": {"__pregel_runtime": Runtime()}}
+    sync_out = ToolNode([read_note], wrap_tool_call=wrap).invoke(state, config)
+    import asyncio
+
+    async_out = asyncio.run(ToolNode([read_note], awrap_tool_call=awrap).ainvoke(state, config))
+    expected = "InjectedState=new ToolRuntime=new"
+    assert sync_out["messages"][0].content == expected
+    assert async_out["messages"][0].content == expected

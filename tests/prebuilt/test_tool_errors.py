@@ -5,7 +5,7 @@ from typing import Annotated, Any
 import pytest
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import tool
-from prebuilt_fakes import ai, call
+from prebuilt_fakes import ai, call, with_runtime
 
 from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.graph import START, MessagesState, StateGraph
@@ -28,7 +28,7 @@ def picky(x: int) -> str:
 
 
 def run(node: ToolNode, *calls: dict[str, Any]) -> list[ToolMessage]:
-    return node.invoke([ai(*calls)])
+    return node.invoke([ai(*calls)], with_runtime())
 
 
 def err(content: str, name: str, id: str) -> ToolMessage:
@@ -59,7 +59,9 @@ def test_invalid_argument_message_hides_injected_arguments() -> None:
         """Look something up."""
         return "x"
 
-    out = ToolNode([lookup]).invoke({"messages": [ai(call("lookup", {"q": "nope"}, "1"))]})
+    out = ToolNode([lookup]).invoke(
+        {"messages": [ai(call("lookup", {"q": "nope"}, "1"))]}, with_runtime()
+    )
     assert out == {
         "messages": [
             err(

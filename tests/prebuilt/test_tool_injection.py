@@ -6,7 +6,7 @@ from typing import Annotated, Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import InjectedToolCallId, tool
-from prebuilt_fakes import ai, call
+from prebuilt_fakes import ai, call, with_runtime
 from pydantic import BaseModel
 
 from foldgraph.graph import START, MessagesState, StateGraph
@@ -65,7 +65,7 @@ def test_state_whole_and_field_injection() -> None:
         "messages": [ai(call("whole", {"x": 1}, "1"), call("field", {"x": 2}, "2"))],
         "user": "ann",
     }
-    assert node.invoke(state) == {
+    assert node.invoke(state, with_runtime()) == {
         "messages": [
             ToolMessage("1 ann 1", name="whole", tool_call_id="1"),
             ToolMessage("2 ann", name="field", tool_call_id="2"),
@@ -79,13 +79,15 @@ def test_state_injection_from_dataclass_state() -> None:
         messages: list[Any]
         user: str
 
-    out = ToolNode([field]).invoke(DState(messages=[ai(call("field", {"x": 3}, "1"))], user="bo"))
+    out = ToolNode([field]).invoke(
+        DState(messages=[ai(call("field", {"x": 3}, "1"))], user="bo"), with_runtime()
+    )
     assert out == {"messages": [ToolMessage("3 bo", name="field", tool_call_id="1")]}
 
 
 def test_missing_state_field_raises_key_error() -> None:
     with pytest.raises(KeyError, match="user"):
-        ToolNode([field]).invoke({"messages": [ai(call("field", {"x": 1}, "1"))]})
+        ToolNode([field]).invoke({"messages": [ai(call("field", {"x": 1}, "1"))]}, with_runtime())
 
 
 def test_optional_state_field_may_be_missing() -> None:
@@ -94,13 +96,13 @@ def test_optional_state_field_may_be_missing() -> None:
         """Optional field."""
         return f"{x} {user}"
 
-    out = ToolNode([maybe]).invoke({"messages": [ai(call("maybe", {"x": 1}, "1"))]})
+    out = ToolNode([maybe]).invoke({"messages": [ai(call("maybe", {"x": 1}, "1"))]}, with_runtime())
     assert out == {"messages": [ToolMessage("1 None", name="maybe", tool_call_id="1")]}
 
 
 def test_field_injection_needs_a_state_dict() -> None:
     with pytest.raises(ValueError) as info:
-        ToolNode([field]).invoke([ai(call("field", {"x": 1}, "1"))])
+        ToolNode([field]).invoke([ai(call("field", {"x": 1}, "1"))], with_runtime())
     assert str(info.value) == (
         "Invalid input to ToolNode. Tool field requires graph state dict as input. "
         "State should contain fields user."
@@ -108,7 +110,7 @@ def test_field_injection_needs_a_state_dict() -> None:
 
 
 def test_tool_call_id_is_injected() -> None:
-    assert ToolNode([who]).invoke([ai(call("who", {}, "abc"))]) == [
+    assert ToolNode([who]).invoke([ai(call("who", {}, "abc"))], with_runtime()) == [
         ToolMessage("abc", name="who", tool_call_id="abc")
     ]
 
@@ -147,7 +149,8 @@ def test_forged_state_and_call_id_are_stripped() -> None:
                 )
             ],
             "user": "ann",
-        }
+        },
+        with_runtime(),
     )
     assert [m.content for m in out["messages"]] == ["1 ann 1", "2"]
 
@@ -218,7 +221,9 @@ def test_wrap_tool_call_can_rewrite_arguments_and_retry() -> None:
         first = execute(request.override(tool_call=changed))
         return execute(request.override(tool_call={**changed, "args": {"text": first.content * 2}}))
 
-    out = ToolNode([echo], wrap_tool_call=wrapper).invoke([ai(call("echo", {"text": "a"}, "1"))])
+    out = ToolNode([echo], wrap_tool_call=wrapper).invoke(
+        [ai(call("echo", {"text": "a"}, "1"))], with_runtime()
+    )
     assert out == [ToolMessage("a!a!", name="echo", tool_call_id="1")]
     assert attempts == ["a"]
 
@@ -230,11 +235,11 @@ def test_wrap_tool_call_serves_a_tool_the_node_does_not_know() -> None:
         return execute(request)
 
     node = ToolNode([echo], wrap_tool_call=wrapper)
-    assert node.invoke([ai(call("ghost", {}, "1"))]) == [
+    assert node.invoke([ai(call("ghost", {}, "1"))], with_runtime()) == [
         ToolMessage("served", name="ghost", tool_call_id="1")
     ]
     passthrough = ToolNode([echo], wrap_tool_call=lambda r, ex: ex(r))
-    assert passthrough.invoke([ai(call("ghost", {}, "1"))]) == [
+    assert passthrough.invoke([ai(call("ghost", {}, "1"))], with_runtime()) == [
         ToolMessage(
             "Error: ghost is not a valid tool, try one of [echo].",
             name="ghost",
@@ -253,7 +258,9 @@ def test_wrap_tool_call_can_supply_a_tool() -> None:
     def wrapper(request: ToolCallRequest, execute: Any) -> Any:
         return execute(request.override(tool=hidden))
 
-    out = ToolNode([echo], wrap_tool_call=wrapper).invoke([ai(call("hidden", {"text": "t"}, "9"))])
+    out = ToolNode([echo], wrap_tool_call=wrapper).invoke(
+        [ai(call("hidden", {"text": "t"}, "9"))], with_runtime()
+    )
     assert out == [ToolMessage("t@9", name="hidden", tool_call_id="9")]
 
 
@@ -262,7 +269,7 @@ def test_wrapper_errors_follow_handle_tool_errors() -> None:
         raise RuntimeError("wrapper broke")
 
     handled = ToolNode([echo], wrap_tool_call=wrapper, handle_tool_errors=True)
-    assert handled.invoke([ai(call("echo", {"text": "a"}, "1"))]) == [
+    assert handled.invoke([ai(call("echo", {"text": "a"}, "1"))], with_runtime()) == [
         ToolMessage(
             "Error: RuntimeError('wrapper broke')\n Please fix your mistakes.",
             name="echo",
@@ -272,7 +279,7 @@ def test_wrapper_errors_follow_handle_tool_errors() -> None:
     ]
     with pytest.raises(RuntimeError, match="wrapper broke"):
         ToolNode([echo], wrap_tool_call=wrapper, handle_tool_errors=False).invoke(
-            [ai(call("echo", {"text": "a"}, "1"))]
+            [ai(call("echo", {"text": "a"}, "1"))], with_runtime()
         )
 
 
@@ -284,13 +291,13 @@ def test_awrap_tool_call_for_async_runs() -> None:
         return ToolMessage(result.content.upper(), name="echo", tool_call_id="1")
 
     node = ToolNode([echo], awrap_tool_call=awrapper)
-    assert asyncio.run(node.ainvoke([ai(call("echo", {"text": "a"}, "1"))])) == [
+    assert asyncio.run(node.ainvoke([ai(call("echo", {"text": "a"}, "1"))], with_runtime())) == [
         ToolMessage("A", name="echo", tool_call_id="1")
     ]
     sync_wrapped = ToolNode([echo], wrap_tool_call=lambda r, ex: ex(r))
-    assert asyncio.run(sync_wrapped.ainvoke([ai(call("echo", {"text": "b"}, "1"))])) == [
-        ToolMessage("b", name="echo", tool_call_id="1")
-    ]
+    assert asyncio.run(
+        sync_wrapped.ainvoke([ai(call("echo", {"text": "b"}, "1"))], with_runtime())
+    ) == [ToolMessage("b", name="echo", tool_call_id="1")]
 
 
 def test_request_override_leaves_the_original_unchanged() -> None:
@@ -303,7 +310,9 @@ def test_request_override_leaves_the_original_unchanged() -> None:
         )
         return execute(other)
 
-    ToolNode([echo], wrap_tool_call=wrapper).invoke([ai(call("echo", {"text": "a"}, "1"))])
+    ToolNode([echo], wrap_tool_call=wrapper).invoke(
+        [ai(call("echo", {"text": "a"}, "1"))], with_runtime()
+    )
     assert seen == [{"text": "a"}, {"text": "z"}, True]
 
 
@@ -367,5 +376,7 @@ def test_setting_a_request_attribute_directly_warns() -> None:
         )
         return execute(request)
 
-    out = ToolNode([echo], wrap_tool_call=wrapper).invoke([ai(call("echo", {"text": "a"}, "1"))])
+    out = ToolNode([echo], wrap_tool_call=wrapper).invoke(
+        [ai(call("echo", {"text": "a"}, "1"))], with_runtime()
+    )
     assert out == [ToolMessage("set", name="echo", tool_call_id="1")]

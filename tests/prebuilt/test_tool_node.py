@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import InjectedToolCallId, tool
-from prebuilt_fakes import ai, call
+from prebuilt_fakes import ai, call, with_runtime
 from pydantic import BaseModel
 
 from foldgraph.graph import START, MessagesState, StateGraph
@@ -43,24 +43,28 @@ EXPECTED = [tm("3", "add", "1"), tm("HI", "shout", "2")]
 
 def test_state_dict_input_gives_messages_update() -> None:
     node = ToolNode([add, shout])
-    assert node.invoke({"messages": [HumanMessage("x"), TWO_CALLS]}) == {"messages": EXPECTED}
+    assert node.invoke({"messages": [HumanMessage("x"), TWO_CALLS]}, with_runtime()) == {
+        "messages": EXPECTED
+    }
 
 
 def test_message_list_input_gives_list() -> None:
-    assert ToolNode([add, shout]).invoke([TWO_CALLS]) == EXPECTED
+    assert ToolNode([add, shout]).invoke([TWO_CALLS], with_runtime()) == EXPECTED
 
 
 def test_last_ai_message_is_used_even_if_followed_by_others() -> None:
     node = ToolNode([add])
     earlier = ai(call("add", {"a": 5, "b": 5}, "0"))
     later = ai(call("add", {"a": 1, "b": 1}, "9"))
-    out = node.invoke([earlier, later, HumanMessage("after")])
+    out = node.invoke([earlier, later, HumanMessage("after")], with_runtime())
     assert out == [tm("2", "add", "9")]
 
 
 def test_tool_call_list_input() -> None:
     node = ToolNode([add, shout])
-    out = node.invoke([call("add", {"a": 1, "b": 2}, "1"), call("shout", {"text": "hi"}, "2")])
+    out = node.invoke(
+        [call("add", {"a": 1, "b": 2}, "1"), call("shout", {"text": "hi"}, "2")], with_runtime()
+    )
     assert out == {"messages": EXPECTED}
 
 
@@ -70,7 +74,7 @@ def test_tool_call_with_context_input() -> None:
         "tool_call": call("add", {"a": 2, "b": 2}, "7"),
         "state": {"messages": []},
     }
-    assert ToolNode([add]).invoke(payload) == {"messages": [tm("4", "add", "7")]}
+    assert ToolNode([add]).invoke(payload, with_runtime()) == {"messages": [tm("4", "add", "7")]}
 
 
 def test_dataclass_and_pydantic_state_inputs() -> None:
@@ -82,13 +86,13 @@ def test_dataclass_and_pydantic_state_inputs() -> None:
         messages: list[Any]
 
     node = ToolNode([add, shout])
-    assert node.invoke(DState(messages=[TWO_CALLS])) == {"messages": EXPECTED}
-    assert node.invoke(PState(messages=[TWO_CALLS])) == {"messages": EXPECTED}
+    assert node.invoke(DState(messages=[TWO_CALLS]), with_runtime()) == {"messages": EXPECTED}
+    assert node.invoke(PState(messages=[TWO_CALLS]), with_runtime()) == {"messages": EXPECTED}
 
 
 def test_custom_messages_key() -> None:
     node = ToolNode([add], messages_key="chat")
-    out = node.invoke({"chat": [ai(call("add", {"a": 1, "b": 1}, "1"))]})
+    out = node.invoke({"chat": [ai(call("add", {"a": 1, "b": 1}, "1"))]}, with_runtime())
     assert out == {"chat": [tm("2", "add", "1")]}
 
 
@@ -99,15 +103,30 @@ def test_plain_callables_become_tools() -> None:
 
     node = ToolNode([multiply])
     assert list(node.tools_by_name) == ["multiply"]
-    assert node.invoke([ai(call("multiply", {"a": 3, "b": 4}, "1"))]) == [tm("12", "multiply", "1")]
+    assert node.invoke([ai(call("multiply", {"a": 3, "b": 4}, "1"))], with_runtime()) == [
+        tm("12", "multiply", "1")
+    ]
+
+
+@pytest.mark.foldgraph_only(
+    "LangGraph 1.2.22: ValueError: Missing required config key 'N/A' for 'tools'."
+)
+def test_a_tool_node_runs_outside_a_graph_without_a_runtime() -> None:
+    # More permissive on purpose (see the README): LangGraph's docs call a ToolNode this
+    # way, and a program that works on LangGraph (passing a runtime) works here too.
+    node = ToolNode([add, shout])
+    assert node.invoke({"messages": [TWO_CALLS]}) == {"messages": EXPECTED}
+    assert node.invoke([TWO_CALLS], {"configurable": {"thread_id": "t"}}) == EXPECTED
+    assert asyncio.run(node.ainvoke([TWO_CALLS])) == EXPECTED
+    assert node.batch([[TWO_CALLS]]) == [EXPECTED]
 
 
 def test_bad_inputs() -> None:
     node = ToolNode([add])
     with pytest.raises(ValueError, match=r"^No message found in input$"):
-        node.invoke({"messages": []})
+        node.invoke({"messages": []}, with_runtime())
     with pytest.raises(ValueError, match=r"^No AIMessage found in input$"):
-        node.invoke([HumanMessage("hi")])
+        node.invoke([HumanMessage("hi")], with_runtime())
 
 
 def test_a_tool_that_is_neither_callable_nor_basetool() -> None:
@@ -133,7 +152,9 @@ def test_calls_of_one_message_run_in_parallel_threads() -> None:
         return i
 
     node = ToolNode([wait])
-    out = node.invoke([ai(call("wait", {"i": 1}, "1"), call("wait", {"i": 2}, "2"))])
+    out = node.invoke(
+        [ai(call("wait", {"i": 1}, "1"), call("wait", {"i": 2}, "2"))], with_runtime()
+    )
     assert out == [tm("1", "wait", "1"), tm("2", "wait", "2")]
 
 
@@ -154,7 +175,7 @@ def test_max_concurrency_bounds_parallel_calls() -> None:
         return i
 
     calls = [call("busy", {"i": i}, str(i)) for i in range(4)]
-    out = ToolNode([busy]).invoke([ai(*calls)], {"max_concurrency": 1})
+    out = ToolNode([busy]).invoke([ai(*calls)], with_runtime({"max_concurrency": 1}))
     assert [m.content for m in out] == ["0", "1", "2", "3"]
     assert active[1] == 1
 
@@ -172,7 +193,9 @@ def test_async_calls_are_gathered() -> None:
         return i * 10
 
     node = ToolNode([slow])
-    out = asyncio.run(node.ainvoke([ai(call("slow", {"i": 1}, "1"), call("slow", {"i": 2}, "2"))]))
+    out = asyncio.run(
+        node.ainvoke([ai(call("slow", {"i": 1}, "1"), call("slow", {"i": 2}, "2"))], with_runtime())
+    )
     assert out == [tm("10", "slow", "1"), tm("20", "slow", "2")]
 
 
@@ -219,7 +242,8 @@ def test_output_content_forms() -> None:
                 call("as_object", {}, "4"),
                 call("as_message", {}, "m"),
             )
-        ]
+        ],
+        with_runtime(),
     )
     assert [m.content for m in out] == [
         '{"city": "北京", "n": 1}',
@@ -241,7 +265,7 @@ def test_command_outputs_with_dict_input() -> None:
 
     node = ToolNode([add, transfer2])
     calls = [call("add", {"a": 1, "b": 1}, "1"), call("transfer2", {"target": "b"}, "2")]
-    out = node.invoke({"messages": [ai(*calls)]})
+    out = node.invoke({"messages": [ai(*calls)]}, with_runtime())
     assert out == [
         {"messages": [tm("2", "add", "1")]},
         Command(update={"messages": [tm("moved", "transfer2", "2")]}, goto="b"),
@@ -254,7 +278,7 @@ def test_command_list_update_with_list_input() -> None:
         """Answer with a list update."""
         return Command(update=[ToolMessage("noted", tool_call_id=tool_call_id)])
 
-    out = ToolNode([note]).invoke([ai(call("note", {}, "1"))])
+    out = ToolNode([note]).invoke([ai(call("note", {}, "1"))], with_runtime())
     assert out == [Command(update=[tm("noted", "note", "1")])]
 
 
@@ -265,7 +289,7 @@ def test_command_without_matching_tool_message_is_an_error() -> None:
         return Command(update={"messages": [], "x": 1})
 
     with pytest.raises(ValueError) as info:
-        ToolNode([bad]).invoke({"messages": [ai(call("bad", {}, "1"))]})
+        ToolNode([bad]).invoke({"messages": [ai(call("bad", {}, "1"))]}, with_runtime())
     assert str(info.value) == (
         "Expected to have a matching ToolMessage in Command.update for tool 'bad', got: []. "
         "Every tool call (LLM requesting to call a tool) in the message history MUST have a "
@@ -282,7 +306,7 @@ def test_command_dict_update_with_list_input_is_an_error() -> None:
         return Command(update={"x": 1})
 
     with pytest.raises(ValueError) as info:
-        ToolNode([bad]).invoke([ai(call("bad", {}, "1"))])
+        ToolNode([bad]).invoke([ai(call("bad", {}, "1"))], with_runtime())
     assert str(info.value) == (
         "Tools can provide a dict in Command.update only when using dict with 'messages' key "
         "as ToolNode input, got: {'x': 1} for tool 'bad'"
@@ -296,7 +320,9 @@ def test_parent_commands_with_sends_are_merged() -> None:
         return Command(graph=Command.PARENT, goto=[Send("worker", {"n": n})])
 
     node = ToolNode([fan])
-    out = node.invoke({"messages": [ai(call("fan", {"n": 1}, "1"), call("fan", {"n": 2}, "2"))]})
+    out = node.invoke(
+        {"messages": [ai(call("fan", {"n": 1}, "1"), call("fan", {"n": 2}, "2"))]}, with_runtime()
+    )
     assert out == [
         Command(graph=Command.PARENT, goto=[Send("worker", {"n": 1}), Send("worker", {"n": 2})])
     ]
@@ -335,7 +361,7 @@ def test_tool_returning_an_invalid_list() -> None:
         return [Command(goto="x")]
 
     with pytest.raises(ValueError) as info:
-        ToolNode([odd]).invoke({"messages": [ai(call("odd", {}, "1"))]})
+        ToolNode([odd]).invoke({"messages": [ai(call("odd", {}, "1"))]}, with_runtime())
     assert str(info.value) == (
         "Tool odd returned a list with 0 messages bound to tool_call_id '1'; expected exactly "
         "one terminating ToolMessage."

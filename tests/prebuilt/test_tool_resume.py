@@ -54,6 +54,9 @@ def tool_graph(tools: list[Any]) -> Any:
     return builder.compile(checkpointer=InMemorySaver())
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph runs a resumed ToolNode's finished sibling calls again (README)"
+)
 def test_finished_sibling_call_is_not_run_again() -> None:
     runs = {"charge": 0, "confirm": 0}
     graph = tool_graph(counted_tools(runs))
@@ -66,6 +69,9 @@ def test_finished_sibling_call_is_not_run_again() -> None:
     assert runs == {"charge": 1, "confirm": 2}
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph runs a resumed ToolNode's finished sibling calls again (README)"
+)
 def test_async_finished_sibling_call_is_not_run_again() -> None:
     runs = {"charge": 0, "confirm": 0}
     graph = tool_graph(counted_tools(runs))
@@ -83,6 +89,9 @@ def test_async_finished_sibling_call_is_not_run_again() -> None:
     assert runs == {"charge": 1, "confirm": 2}
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph runs a resumed ToolNode's finished sibling calls again (README)"
+)
 def test_two_interrupts_in_a_row_keep_the_finished_call() -> None:
     runs = {"charge": 0, "twice": 0}
 
@@ -104,6 +113,9 @@ def test_two_interrupts_in_a_row_keep_the_finished_call() -> None:
     assert runs == {"charge": 1, "twice": 3}
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph runs a resumed ToolNode's finished sibling calls again (README)"
+)
 def test_v1_agent_resumes_only_the_interrupted_call() -> None:
     runs = {"charge": 0, "confirm": 0}
     model = ScriptedChatModel(replies=[CALLS, AIMessage("done", id="r2")])
@@ -118,6 +130,9 @@ def test_v1_agent_resumes_only_the_interrupted_call() -> None:
     assert runs == {"charge": 1, "confirm": 2}
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph runs a resumed ToolNode's finished sibling calls again (README)"
+)
 def test_other_threads_do_not_reuse_outputs() -> None:
     runs = {"charge": 0, "confirm": 0}
     graph = tool_graph(counted_tools(runs))
@@ -129,6 +144,7 @@ def test_other_threads_do_not_reuse_outputs() -> None:
     assert runs == {"charge": 2, "confirm": 4}
 
 
+@pytest.mark.foldgraph_only("foldgraph's store of finished call outputs; LangGraph keeps none")
 def test_kept_outputs_are_bounded_and_taken_once() -> None:
     from foldgraph.prebuilt._finished_calls import FinishedCalls
 

@@ -97,6 +97,7 @@ def test_reserved_state_keys_are_refused_at_compile(key: str) -> None:
         builder.compile()
 
 
+@pytest.mark.foldgraph_only("LangGraph: 'Expected a Runnable, callable or dict', or a RuntimeError")
 @pytest.mark.parametrize("args", [(5, inc), (5,), (None, inc)])
 def test_a_node_name_that_is_not_a_string_is_a_clear_type_error(args: tuple[Any, ...]) -> None:
     builder = StateGraph(State)
@@ -144,6 +145,12 @@ def test_a_router_result_missing_from_the_path_map_is_langgraphs_key_error(
         _routed(path_map, returned).invoke({"x": 0})
     assert type(info.value) is KeyError
     assert info.value.args == (missing,)
+
+
+@pytest.mark.foldgraph_only("LangGraph's KeyError notes only the task ('During task with name')")
+def test_the_key_error_notes_which_conditional_edge_returned_it() -> None:
+    with pytest.raises(KeyError) as info:
+        _routed({"go": "b"}, "nope").invoke({"x": 0})
     assert "Conditional edge from 'a' returned" in info.value.__notes__[0]
 
 

@@ -7,6 +7,7 @@ read back the records the state holds, as it does for a saver given to `compile(
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 
 from foldgraph.checkpoint.sqlite import SqliteSaver
 from foldgraph.graph import START, StateGraph
@@ -32,10 +33,12 @@ def test_a_saver_given_by_copy_reads_back_schema_records(tmp_path) -> None:
     builder.add_node(move)
     builder.add_edge(START, "move")
     graph = builder.compile()
-    saver = SqliteSaver(str(tmp_path / "db.sqlite"))
+    path = str(tmp_path / "db.sqlite")
+    saver = SqliteSaver(sqlite3.connect(path, check_same_thread=False))
     served = graph.copy(update={"checkpointer": saver})
     config = {"configurable": {"thread_id": "t"}}
     served.invoke({"where": Point(0, 0)}, config)
-    fresh = graph.copy(update={"checkpointer": SqliteSaver(str(tmp_path / "db.sqlite"))})
+    reopened = SqliteSaver(sqlite3.connect(path, check_same_thread=False))
+    fresh = graph.copy(update={"checkpointer": reopened})
     assert fresh.get_state(config).values == {"where": Point(1, 0)}
     assert graph.checkpointer is None

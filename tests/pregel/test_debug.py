@@ -6,6 +6,8 @@ same inputs (channels given there as LastValue channels holding the same values)
 
 from __future__ import annotations
 
+import pytest
+
 from foldgraph.pregel import debug
 from foldgraph.types import Interrupt, PregelExecutableTask, PregelTask
 
@@ -114,6 +116,7 @@ def test_task_statuses_and_snapshot_tasks() -> None:
     )
 
 
+@pytest.mark.foldgraph_only("LangGraph's debug helpers read channel objects, not values (README)")
 def test_checkpoint_event() -> None:
     config = {
         "configurable": {
@@ -156,6 +159,7 @@ def test_checkpoint_event() -> None:
     ]
 
 
+@pytest.mark.foldgraph_only("LangGraph's debug helpers read channel objects, not values (README)")
 def test_config_and_channel_helpers() -> None:
     assert debug.rm_pregel_keys(
         {"configurable": {"thread_id": "1", "__pregel_send": 1}, "tags": ["a"]}

@@ -51,7 +51,8 @@ def test_a_pool_sized_limit_does_not_starve_nested_graphs() -> None:
     assert graph.invoke({"n": 0}, {"max_concurrency": 1}) == {"n": 8**3}
 
 
-@pytest.mark.timeout(120)
+# ~3 s on foldgraph; LangGraph (make test-on-langgraph) takes ~70 s on a loaded 2-core box.
+@pytest.mark.timeout(300)
 def test_fifty_concurrent_callers_of_nested_graphs_finish() -> None:
     graph = nested(3, 8)
     outputs: list[Any] = []
@@ -66,7 +67,7 @@ def test_fifty_concurrent_callers_of_nested_graphs_finish() -> None:
     threads = [threading.Thread(target=call) for _ in range(50)]
     for t in threads:
         t.start()
-    deadline = time.monotonic() + 100
+    deadline = time.monotonic() + 280
     for t in threads:
         t.join(timeout=max(0.0, deadline - time.monotonic()))
     assert not any(t.is_alive() for t in threads), "a caller deadlocked"

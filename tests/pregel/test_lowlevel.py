@@ -233,6 +233,7 @@ def test_unknown_channels_are_refused() -> None:
     )
 
 
+@pytest.mark.foldgraph_only("LangGraph's PregelNode.triggers is a list, foldgraph's a tuple")
 def test_builder_misuse() -> None:
     with pytest.raises(ValueError):
         NodeBuilder().subscribe_only("a").subscribe_to("b")

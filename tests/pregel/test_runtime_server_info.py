@@ -30,7 +30,9 @@ class ProxyUser:
     identity = "proxy-user"
 
     def __getattr__(self, name: str) -> Any:
-        return {"permissions": ["read"]}[name]
+        if name != "permissions":
+            raise AttributeError(name)
+        return ["read"]
 
     def __getitem__(self, key: str) -> Any:
         return {"display_name": "Proxy User"}[key]

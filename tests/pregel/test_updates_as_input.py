@@ -80,3 +80,38 @@ def test_clearing_or_copying_does_not_share_its_superstep(first: Any, message: s
     graph.invoke({"foo": "x"}, config)
     with pytest.raises(InvalidUpdateError, match=message):
         graph.bulk_update_state(config, [[first, StateUpdate({"foo": "y"}, "agent")]])
+
+
+@pytest.mark.parametrize(
+    "updates",
+    [[StateUpdate({"foo": "agent*"}, "agent")], [({"foo": "agent*"}, "agent")]],
+    ids=["state_updates", "pairs"],
+)
+def test_a_copy_given_updates_forks_and_applies_them_as_the_next_step(updates: Any) -> None:
+    graph = _graph()
+    config: Any = {"configurable": {"thread_id": "copy"}}
+    graph.invoke({"foo": "input"}, config)
+    before_agent = next(s for s in graph.get_state_history(config) if s.next == ("agent",))
+    forked = graph.update_state(before_agent.config, updates, as_node="__copy__")
+    assert graph.invoke(None, forked) == {"foo": "tool"}
+    branch = [
+        (s.values, s.next, s.metadata["step"], s.metadata["source"], [t.result for t in s.tasks])
+        for s in graph.get_state_history(config)
+    ][:4]
+    assert branch == [
+        ({"foo": "tool"}, (), 3, "loop", []),
+        ({"foo": "agent*"}, ("tool",), 2, "update", [{"foo": "tool"}]),
+        ({"foo": "input"}, ("agent",), 1, "fork", [{"foo": "agent*"}]),
+        ({"foo": "tool"}, (), 2, "loop", []),
+    ]
+
+
+def test_a_copy_refuses_an_update_that_is_not_a_pair() -> None:
+    graph = _graph()
+    config: Any = {"configurable": {"thread_id": "bad"}}
+    graph.invoke({"foo": "input"}, config)
+    latest = graph.get_state(config).config
+    with pytest.raises(
+        InvalidUpdateError, match=r"^Invalid update item: 3 when copying checkpoint$"
+    ):
+        graph.update_state(latest, [3], as_node="__copy__")

@@ -417,6 +417,57 @@ class PrivatePostgres:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class PrivateRedis:
+    """A Redis server of the test's own on a free port of 127.0.0.1 (no persistence: a
+    restart empties it), to stop and start at will; stopped by its pid."""
+
+    def __init__(self, log_dir: pathlib.Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            _missing("REDIS SERVER BINARY (redis-server)")
+        self.binary = binary
+        self.dir = log_dir
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> PrivateRedis:
+        self.proc = subprocess.Popen(
+            [
+                self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                "--appendonly", "no", "--dir", str(self.dir),
+                "--logfile", str(self.dir / f"redis-{self.port}.log"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        import redis
+
+        client = redis.Redis(port=self.port, socket_connect_timeout=1)
+        try:
+            wait_for(lambda: _pings(client), 20, "redis-server answering")
+        finally:
+            client.close()
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def client(self):
+        import redis
+
+        return redis.Redis.from_url(self.url)
+
+
+def _pings(client) -> bool:
+    try:
+        return bool(client.ping())
+    except Exception:
+        return False
+
+
 def _postgres_uid() -> int:
     import pwd
 

@@ -11,6 +11,9 @@ from collections.abc import Iterator
 import pytest
 from server_process import Server, dev_args
 
+# Every test here exercises foldgraph's own parts (see tests/conftest.py).
+FOLDGRAPH_ONLY = "foldgraph's own server (foldgraph dev / serve); LangGraph's is another product"
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:

@@ -75,18 +75,82 @@ async def queue_run(queue, thread_id: str, *, resumable: bool = False) -> str:
 
 
 def test_migrations_applied_once_by_processes_starting_together(db) -> None:
-    async def main() -> list[int]:
-        storages = [PostgresStorage(db) for _ in range(6)]
-        for s in storages:
-            await s.open()
+    """Six processes' whole set-up at once on an empty database (server tables, the
+    checkpointer's, the store's, the scale-out migrations), each on its own connections."""
+    from foldgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    from foldgraph.store.postgres.aio import AsyncPostgresStore
+
+    async def one() -> int:
+        storage = PostgresStorage(db)
+        await storage.open()
         try:
-            await asyncio.gather(*(s.setup() for s in storages))
-            return await asyncio.gather(*(migrate(s) for s in storages))
+            async with (
+                AsyncPostgresSaver.from_conn_string(db) as saver,
+                AsyncPostgresStore.from_conn_string(db) as store,
+            ):
+                await storage.setup()
+                await saver.setup()
+                await store.setup()
+                return await migrate(storage)
         finally:
-            for s in storages:
-                await s.close()
+            await storage.close()
+
+    async def main() -> list[int]:
+        return await asyncio.gather(*(one() for _ in range(6)))
 
     assert run(main()) == [len(MIGRATIONS)] * 6
+    import psycopg
+
+    with psycopg.connect(db) as conn:
+        tables = conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"
+        ).fetchall()
+    assert {"srv_runs", "srv_run_events", "srv_schema", "fg_checkpoints", "fg_store"} <= {
+        t for (t,) in tables
+    }
+
+
+def test_a_process_joining_under_load_does_not_wait_for_runs_in_flight(db) -> None:
+    """A worker added while runs execute finds the schema current: it takes no lock on the
+    tables runs write (`CREATE INDEX IF NOT EXISTS` would wait for every open transaction
+    on `srv_runs`, and stall every claim behind it), and sets up in moments."""
+    import psycopg
+
+    from foldgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    from foldgraph.store.postgres.aio import AsyncPostgresStore
+
+    async def first() -> str:
+        async with process(db) as q:
+            run_id = await queue_run(q, "00000000-0000-0000-0000-00000000000a")
+        async with (
+            AsyncPostgresSaver.from_conn_string(db) as saver,
+            AsyncPostgresStore.from_conn_string(db) as store,
+        ):
+            await saver.setup()
+            await store.setup()
+        return run_id
+
+    async def joining() -> float:
+        started = time.monotonic()
+        async with process(db):
+            pass
+        async with (
+            AsyncPostgresSaver.from_conn_string(db) as saver,
+            AsyncPostgresStore.from_conn_string(db) as store,
+        ):
+            await saver.setup()
+            await store.setup()
+        return time.monotonic() - started
+
+    run_id = run(first())
+    with psycopg.connect(db) as busy:  # a transaction in flight on every table runs write
+        busy.execute("UPDATE srv_runs SET updated_at = updated_at WHERE run_id = %s", [run_id])
+        busy.execute("UPDATE srv_threads SET updated_at = updated_at")
+        busy.execute("UPDATE fg_meta SET value = value")
+        busy.execute("UPDATE fg_store SET value = value")
+        took = asyncio.run(asyncio.wait_for(joining(), 20))
+        busy.rollback()
+    assert took < 10, f"setting up took {took:.1f}s"
 
 
 def test_one_running_run_per_thread_in_enqueue_order_across_claimers(db) -> None:
@@ -170,11 +234,19 @@ def test_heartbeats_keep_a_lease_and_a_drain_is_not_a_failed_attempt(db) -> None
             assert await q.release(run_id, "w2") is False  # not w2's to give back
             assert await q.release(run_id, "w1") is True
             again = await q.claim("w2")
-            return again["attempt"], again["drains"], (await q.storage.get_run(run_id))["status"]
+            first = again["attempt"], again["drains"], (await q.storage.get_run(run_id))["status"]
+            # Given back for want of the database or Redis: not a lost worker either, and
+            # not claimable before its delay.
+            assert await q.release(run_id, "w2", delay=0.5) is True
+            assert await q.claim("w3") is None
+            await asyncio.sleep(0.6)
+            third = await q.claim("w3")
+            return first, (third["attempt"], third["drains"])
 
-    attempt, drains, status = run(main())
+    first, third = run(main())
     # Claimed twice, drained once: one attempt lost so far, within max_attempts=1.
-    assert (attempt, drains, status) == (2, 1, "running")
+    assert first == (2, 1, "running")
+    assert third == (3, 2)
 
 
 @pytest.mark.parametrize("signals", ["postgres", "redis"])

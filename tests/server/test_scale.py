@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from cluster import Cluster, cluster, db_rows, fresh_database, redis_url, sdk, wait_for
-from langgraph_sdk.errors import ConflictError
+from langgraph_sdk.errors import ConflictError, NotFoundError
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -75,6 +75,36 @@ def test_reject_gives_409_from_every_instance(deployment) -> None:
         thread, "sleepy", input={"run": 7}, multitask_strategy="reject"
     )
     assert done["log"][-3:] == ["7:a", "7:b", "7:c"]
+
+
+@pytest.mark.parametrize("strategy", ["interrupt", "rollback"])
+def test_interrupt_and_rollback_reach_a_run_queued_through_the_other_instance(
+    deployment, strategy
+) -> None:
+    a, b = sdk(deployment.apis[0]), sdk(deployment.apis[1])
+    thread = a.threads.create()["thread_id"]
+    a.runs.wait(thread, "sleepy", input={"run": 0, "pause": 0.0})
+    first = a.runs.create(thread, "long", input={"run": 1, "pause": 0.3})
+    wait_for(lambda: "1:s00" in b.threads.get_state(thread)["values"]["log"], 20, "a step")
+    second = b.runs.create(
+        thread, "sleepy", input={"run": 2, "pause": 0.0}, multitask_strategy=strategy
+    )
+    b.runs.join(thread, second["run_id"])
+    assert b.runs.get(thread, second["run_id"])["status"] == "success"
+    log = a.threads.get_state(thread)["values"]["log"]
+    if strategy == "interrupt":  # the first run's committed steps stay, then the second's
+        assert a.runs.get(thread, first["run_id"])["status"] == "interrupted"
+        cut = log.index("2:a")
+        assert log[:4] == ["0:a", "0:b", "0:c", "1:s00"]
+        assert log[3:cut] == [f"1:s{i:02d}" for i in range(cut - 3)] and cut - 3 < 12
+        assert log[cut:] == ["2:a", "2:b", "2:c"]
+        steps = [h["metadata"]["step"] for h in a.threads.get_history(thread, limit=100)]
+        assert steps == list(range(steps[0], -2, -1))  # one chain, each step once
+    else:  # the first run is gone, and so are its steps from the thread's state
+        for client in (a, b):
+            with pytest.raises(NotFoundError):
+                client.runs.get(thread, first["run_id"])
+        assert log == ["0:a", "0:b", "0:c", "2:a", "2:b", "2:c"]
 
 
 def test_crons_fire_once_across_instances(deployment) -> None:

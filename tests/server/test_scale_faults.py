@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 from cluster import (
     PrivatePostgres,
+    PrivateRedis,
     check_thread,
     cluster,
     database_url_from,
@@ -177,3 +178,47 @@ def test_postgres_restarted_under_load_every_run_completes(tmp_path) -> None:
             ]
     finally:
         pg.remove()
+
+
+def test_redis_keeps_only_signals_and_a_restart_loses_no_run(db, tmp_path) -> None:
+    """Redis carries wake-ups, cancels and stream events, nothing durable: every key it
+    holds expires, and a restart (which empties it) under load costs no run, no step."""
+    redis = PrivateRedis(tmp_path).start()
+    try:
+        with cluster(db, tmp_path, apis=2, workers=2, lease=4.0, jobs=6, redis=redis.url) as c:
+            clients = [sdk(a) for a in c.apis]
+            threads = [clients[0].threads.create()["thread_id"] for _ in range(8)]
+            runs = []
+            for k in range(2):
+                for i, t in enumerate(threads):
+                    runs.append((t, clients[i % 2].runs.create(t, "long", input={
+                        "run": k, "pause": 0.08})))  # fmt: skip
+            wait_for(
+                lambda: (
+                    db_rows(db, "SELECT count(*) FROM srv_runs WHERE status = 'success'")[0][0] >= 2
+                ),
+                60,
+                "some runs ending",
+            )
+            keys = redis.client().keys("*")
+            kinds = {k.decode().rsplit(":", 1)[-1] for k in keys}
+            assert kinds <= {"events", "meta", "end", "base"}, kinds
+            assert all(redis.client().ttl(k) > 0 for k in keys)  # each expires by itself
+            unfinished = db_rows(
+                db, "SELECT count(*) FROM srv_runs WHERE status IN ('pending', 'running')"
+            )[0][0]
+            assert unfinished > 4  # the restart comes in the middle of the work
+            redis.stop()
+            time.sleep(1.5)
+            redis.start()
+            for t, run in runs:
+                clients[1].runs.join(t, run["run_id"])
+            statuses = db_rows(db, "SELECT status, count(*) FROM srv_runs GROUP BY status")
+            assert statuses == [("success", len(runs))]
+            for t in threads:
+                check_thread(clients[0], t, 2, LONG)
+            more = clients[1].threads.create()["thread_id"]
+            out = clients[0].runs.wait(more, "sleepy", input={"run": 0})
+            assert out["log"] == ["0:a", "0:b", "0:c"]
+    finally:
+        redis.stop()

@@ -55,6 +55,10 @@ KNOWN: dict[str, str] = {
     "subgraph_edit_fork_replay": "forks from a subgraph's checkpoint; only root ids are mapped",
     "subgraph_manage_state": "forks from a subgraph's checkpoint; only root ids are mapped",
     "subgraph_time_travel": "forks from a subgraph's checkpoint; only root ids are mapped",
+    "updates_as_input": (
+        "threads begun by update_state, with no run: the replay creates a served thread only "
+        "for a run (the server answers 404 for an update to a thread it does not have)"
+    ),
 }
 NAMES = served_compat.served_programs()
 

@@ -23,6 +23,10 @@ from foldgraph.store.base import TTLConfig
 from foldgraph.store.postgres import AsyncPostgresStore, PostgresStore
 from foldgraph.store.sqlite import AsyncSqliteStore, SqliteStore
 
+pytestmark = pytest.mark.foldgraph_only(
+    "reads and sets expiry through foldgraph's store internals (_tx, _sweeper)"
+)
+
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def make(request: pytest.FixtureRequest) -> Iterator[Any]:

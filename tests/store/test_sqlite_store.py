@@ -5,10 +5,15 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from foldgraph.store.sqlite import SqliteStore
 from foldgraph.store.sqlite.aio import AsyncSqliteStore
 
 
+@pytest.mark.foldgraph_only(
+    "LangGraph's SqliteStore stamps whole seconds: an update within it is not later"
+)
 def test_items_survive_a_new_store_on_the_same_file(tmp_path: Path) -> None:
     path = str(tmp_path / "store.db")
     with SqliteStore.from_conn_string(path) as store:

@@ -74,7 +74,7 @@ def test_a_runnable_callable_node_is_called_as_its_function_sync_or_async() -> N
     import asyncio
     from typing import TypedDict
 
-    from langchain_core.runnables import RunnableLambda
+    from langchain_core.runnables import RunnableConfig, RunnableLambda
 
     from foldgraph.graph import START, StateGraph
     from foldgraph.utils.runnable import RunnableCallable
@@ -85,11 +85,12 @@ def test_a_runnable_callable_node_is_called_as_its_function_sync_or_async() -> N
 
     calls: list[str] = []
 
-    def sync(state: S, config: Any) -> dict[str, Any]:
+    # Annotated as LangGraph's RunnableCallable needs to pass the config (not `Any`).
+    def sync(state: S, config: RunnableConfig) -> dict[str, Any]:
         calls.append(f"sync {config['configurable']['thread_id']}")
         return {"a": state["a"] + 1, "how": "sync"}
 
-    async def asynchronous(state: S, config: Any) -> dict[str, Any]:
+    async def asynchronous(state: S, config: RunnableConfig) -> dict[str, Any]:
         calls.append(f"async {config['configurable']['thread_id']}")
         return {"a": state["a"] + 1, "how": "async"}
 

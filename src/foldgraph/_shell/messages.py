@@ -159,12 +159,13 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
 
 def written_metadata(task_meta: dict[str, Any], *, nested: bool) -> dict[str, Any]:
     """The metadata of a message a node wrote, as LangGraph shows it: the task's, marked
-    `ls_integration: langgraph`; `checkpoint_ns` only below the root (where LangGraph
-    copies the subgraph's namespace into the metadata it passes down)."""
+    `ls_integration: langgraph`; below the root, `checkpoint_ns` after the graph's keys
+    (where LangGraph copies the subgraph's namespace into the metadata it passes down);
+    at the root, only one the caller's config gave, among the caller's keys."""
     own = {
         k: v
         for k, v in task_meta.items()
-        if not k.startswith("langgraph_") and k != "checkpoint_ns"
+        if not k.startswith("langgraph_") and (k != "checkpoint_ns" or not nested)
     }
     graph = {k: v for k, v in task_meta.items() if k.startswith("langgraph_")}
     out = {**own, "ls_integration": "langgraph", **graph}

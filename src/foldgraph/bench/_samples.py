@@ -47,16 +47,22 @@ class SampleError(TypeError):
 
 
 def resolve(path: str) -> Any:
-    """The object named by `module:attr` (attr may be dotted: `pkg.mod:Class.method`)."""
-    module_name, sep, attr = path.partition(":")
+    """The object named by `module:attr` or `path/to/file.py:attr` (attr may be dotted:
+    `pkg.mod:Class.method`), as `--graph` takes them."""
+    module_name, sep, attr = path.rpartition(":")
     if not sep or not module_name or not attr:
         raise ImportPathError(
-            f"{path!r} is not an import path: write it as module:attr, e.g. my_reducers:merge"
+            f"{path!r} is not an import path: write it as module:attr or file.py:attr, "
+            "e.g. my_reducers:merge"
         )
     if "" not in sys.path and "." not in sys.path:
         sys.path.insert(0, "")  # the user's own modules, as `python -m` would find them
     try:
-        obj: Any = importlib.import_module(module_name)
+        obj: Any = (
+            _load_file(module_name)
+            if module_name.endswith(".py")
+            else importlib.import_module(module_name)
+        )
     except ImportError as exc:
         raise ImportPathError(f"cannot import module {module_name!r}: {exc}") from exc
     for part in attr.split("."):
@@ -67,6 +73,32 @@ def resolve(path: str) -> Any:
                 f"module {module_name!r} has no attribute {attr!r} (looked for {part!r})"
             ) from None
     return obj
+
+
+def _load_file(filename: str) -> types.ModuleType:
+    """A Python file as a module named after it (kept in sys.modules, so the type hints
+    of what it defines resolve)."""
+    import importlib.util
+    import os
+
+    full = os.path.abspath(filename)
+    if not os.path.isfile(full):
+        raise ImportError(f"no file {filename}")
+    name = os.path.splitext(os.path.basename(full))[0]
+    known = sys.modules.get(name)
+    if known is not None and getattr(known, "__file__", None) == full:
+        return known
+    spec = importlib.util.spec_from_file_location(name, full)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {filename} as a module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
 
 
 # -- data --------------------------------------------------------------------------------

@@ -109,6 +109,10 @@ def serve(args: argparse.Namespace, *, command: str) -> int:
     # Open streams do not hold a stopping API instance for long: their clients rejoin
     # another instance with Last-Event-ID.
     kwargs["timeout_graceful_shutdown"] = 5
+    # Idle keep-alive connections stay open longer than clients (the SDK's httpx: 5 s)
+    # and load balancers (often 60 s) keep theirs: with equal timeouts, a request sent
+    # as the server closes the connection fails ("Server disconnected").
+    kwargs["timeout_keep_alive"] = 75
     if importlib.util.find_spec("uvloop") is not None and os.name != "nt":
         kwargs["loop"] = "uvloop"
     if importlib.util.find_spec("httptools") is not None:

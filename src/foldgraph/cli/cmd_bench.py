@@ -11,8 +11,9 @@ from foldgraph.cli import CommandError
 
 EPILOG = """\
 reducers: built-in names (add_messages, list_add, last_value, topic, set_union,
-dict_merge, counter; all of them when none is given) or module:attr import paths of a
-binary function `(value, update) -> value` or a foldgraph Monoid. Sample values come
+dict_merge, counter; all of them when none is given) or import paths (module:attr or
+path/to/file.py:attr) of a binary function `(value, update) -> value` or a foldgraph
+Monoid. Sample values come
 from the reducer's type hints, or from --samples module:attr, a function
 samples(history) -> (value holding `history` items, update_at(i) -> the i-th new update).
 
@@ -44,7 +45,12 @@ def register(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("reducers", nargs="*", metavar="REDUCER", help="built-in name or module:attr")
+    p.add_argument(
+        "reducers",
+        nargs="*",
+        metavar="REDUCER",
+        help="built-in name, module:attr or path/to/file.py:attr",
+    )
     p.add_argument(
         "--history",
         type=_sizes,

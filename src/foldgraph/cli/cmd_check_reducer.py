@@ -25,7 +25,11 @@ def register(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("reducer", metavar="module:attr", help="a binary function or foldgraph Monoid")
+    p.add_argument(
+        "reducer",
+        metavar="module:attr",
+        help="a binary function or foldgraph Monoid (module:attr or path/to/file.py:attr)",
+    )
     p.add_argument("--examples", type=int, default=100, help="examples per law (default 100)")
     p.add_argument(
         "--strategy",

@@ -29,19 +29,26 @@ def _run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     table = Table(title=f"thread {args.thread}: {len(rows)} checkpoint(s)", title_justify="left")
-    for column in ("step", "checkpoint", "source", "next", "writes", "namespace"):
-        table.add_column(column)
+    table.add_column("step")
+    # Whole ids, never cut: they are what `show`, `diff`, `fork` and `replay` take.
+    table.add_column("checkpoint", no_wrap=True, min_width=36)
+    table.add_column("source")
+    table.add_column("next")
+    table.add_column("writes")
+    spaces = any(r.checkpoint_ns for r in rows)  # a column only for graphs with subgraphs
+    if spaces:
+        table.add_column("namespace")
     for r in rows:
         writes = "; ".join(f"{node}: {', '.join(keys)}" for node, keys in r.writes.items())
         indent = "  " if r.checkpoint_ns else ""
-        table.add_row(
+        cells = [
             indent + ("" if r.step is None else str(r.step)),
             r.checkpoint_id,
             r.source or "",
             ", ".join(r.next),
             writes,
-            r.checkpoint_ns,
-        )
+        ]
+        table.add_row(*cells, *([r.checkpoint_ns] if spaces else []))
     out = console()
     out.print(table)
     if len(rows) == args.limit:

@@ -33,7 +33,9 @@ def _run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     table = Table(title=f"{len(rows)} thread(s)", title_justify="left")
-    for column in ("thread", "status", "checkpoints", "last step", "updated", "metadata"):
+    # Whole thread ids, never cut: they are what the other commands take.
+    table.add_column("thread", no_wrap=True)
+    for column in ("status", "checkpoints", "last step", "updated", "metadata"):
         table.add_column(column)
     colours = {"done": "green", "interrupted": "yellow", "failed": "red", "running": "cyan"}
     for r in rows:
@@ -41,7 +43,7 @@ def _run(args: argparse.Namespace) -> int:
         table.add_row(
             r.thread_id,
             f"[{colours.get(r.status, 'white')}]{r.status}[/]",
-            str(r.checkpoints),
+            "-" if r.checkpoints is None else str(r.checkpoints),  # a server does not count
             "" if r.last_step is None else str(r.last_step),
             r.updated_at or "",
             ", ".join(f"{k}={v}" for k, v in extra.items()),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import inspect
 import json
 import warnings
@@ -271,8 +272,14 @@ class ToolCallRequest:
         object.__setattr__(self, name, value)
 
     def override(self, **overrides: Unpack[_ToolCallRequestOverrides]) -> ToolCallRequest:
-        """A copy with some fields replaced; the request itself is left as it was."""
-        return dataclasses.replace(self, **overrides)
+        """A copy with some fields replaced; the request itself is left as it was. A new
+        `state` is also the state of its `runtime` (a runtime given with it included), so
+        `InjectedState` and `ToolRuntime.state` agree in the tool, as in LangGraph."""
+        request = dataclasses.replace(self, **overrides)
+        if "state" in overrides and isinstance(request.runtime, ToolRuntime):
+            runtime = dataclasses.replace(request.runtime, state=request.state)
+            request = dataclasses.replace(request, runtime=runtime)
+        return request
 
 
 ToolCallWrapper = Callable[
@@ -631,7 +638,12 @@ class ToolNode(Runnable[Any, Any]):
             read = config.get(CONF, {}).get(CONFIG_KEY_READ)
             if read is None:
                 return {}
-            return read(list(read.channels), True)
+            names = getattr(read, "channels", None)
+            if names is None and isinstance(read, functools.partial) and len(read.args) > 1:
+                # A reader in LangGraph's own shape, `partial(local_read, scratchpad,
+                # channels, managed, task)`, as code written for LangGraph installs one.
+                names = read.args[1]
+            return read(list(names or ()), True)
         return input
 
     def _runtimes(

@@ -38,6 +38,7 @@ from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESU
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.messages import namespace_of
 from foldgraph._shell.node import injected, task_injections
+from foldgraph._shell.tracing import achain_run, chain_run
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, GraphInterrupt
 from foldgraph.pregel import _emit as emit
@@ -280,6 +281,11 @@ class Calls:
 
     def _run(self, spec: _CallSpec, fut: _CallFuture[Any]) -> None:
         scope = self._scope_for(spec.task)
+        traced = None
+        if scope.config.get("callbacks"):
+            traced, scope.config = chain_run(
+                scope.config, _traced_inputs(spec), spec.task.name, child_tag="seq:step:1"
+            )
         t1 = TASK_SCOPE.set(scope)
         t2 = var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
         value: Any = None
@@ -294,6 +300,11 @@ class Calls:
             TASK_SCOPE.reset(t1)
         if scope.calls is not None:
             scope.calls.wait()
+        if traced is not None:
+            if error is None:
+                traced.on_chain_end(value)
+            else:
+                traced.on_chain_error(error)
         self._record(spec, scope, value, error, cached)
         if error is None:
             fut.set_result(value)
@@ -302,6 +313,11 @@ class Calls:
 
     async def _arun(self, spec: _CallSpec) -> Any:
         scope = self._scope_for(spec.task)
+        traced = None
+        if scope.config.get("callbacks"):
+            traced, scope.config = await achain_run(
+                scope.config, _traced_inputs(spec), spec.task.name, child_tag="seq:step:1"
+            )
         TASK_SCOPE.set(scope)
         var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
         value: Any = None
@@ -309,12 +325,19 @@ class Calls:
         cached = False
         try:
             value, cached = await self._aattempts(spec, scope)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as exc:
+            if traced is not None:
+                await traced.on_chain_error(exc)
             raise
         except BaseException as exc:
             error = exc
         if scope.calls is not None:
             await scope.calls.await_all()
+        if traced is not None:
+            if error is None:
+                await traced.on_chain_end(value)
+            else:
+                await traced.on_chain_error(error)
         self._record(spec, scope, value, error, cached)
         if error is not None:
             raise error
@@ -507,6 +530,17 @@ class _CallSpec:
 async def _timed(spec: _CallSpec, scope: TaskScope, runtime: Any) -> Any:
     scope.runtime = runtime  # heartbeat() inside the task reaches the attempt's clock
     return await spec.func(*spec.args, **_kwargs(spec, scope))
+
+
+def _traced_inputs(spec: _CallSpec) -> Any:
+    """What a tracer records as a call's inputs: its arguments by parameter name,
+    defaults filled in (as LangGraph)."""
+    try:
+        bound = inspect.signature(spec.func).bind(*spec.args, **spec.kwargs)
+    except (TypeError, ValueError):
+        return {"args": list(spec.args), "kwargs": spec.kwargs}
+    bound.apply_defaults()
+    return dict(bound.arguments)
 
 
 def _kwargs(spec: _CallSpec, scope: TaskScope) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from foldgraph._kernel.frozen import thaw
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import CONF, START
@@ -54,7 +56,13 @@ class RunChunks:
         saved: bool = False,
     ) -> Generator[Emit, Any, None]:
         """A checkpoint chunk. One made by this run shows the metadata the run wrote (not
-        the config keys the saver adds to what it stores); a loaded one, what was stored."""
+        the config keys the saver adds to what it stores); a loaded one, what was stored.
+        With durability "exit" the checkpoints a run makes are not saved as it goes: as
+        in LangGraph, each chunk's parent is then the parent of the checkpoint the run
+        started from (None on a new thread), though the last one is saved as a child of
+        that checkpoint itself."""
+        if not saved and self.durability == "exit" and snapshot.parent_id != self._loaded_parent:
+            snapshot = attrs.evolve(snapshot, parent_id=self._loaded_parent)
         return emit.checkpoint(
             self.graph,
             self.ns,

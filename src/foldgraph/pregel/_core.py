@@ -25,6 +25,7 @@ from foldgraph.constants import CONF, START
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.pregel._node import GraphBase, NodeRunner, subgraph_of
 from foldgraph.pregel._protocol import NULL_TASK_ID
+from foldgraph.pregel.debug import map_task_result_writes
 from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
 __all__ = ["GraphCore", "own_namespace", "subgraph_of"]
@@ -294,11 +295,14 @@ class GraphCore(GraphBase):
             if child_results is not None and t.id in child_results:
                 result = child_results[t.id]
             elif writes:
-                state_writes = {c: v for c, v in writes if c in self._state_set}
+                # A channel written more than once shows `{"$writes": [...]}` (LangGraph's).
+                state_writes = map_task_result_writes(
+                    [(c, thaw(v)) for c, v in writes if c in self._state_set]
+                )
                 if self._single_output and self._bare in state_writes:
-                    result = thaw(state_writes[self._bare])
+                    result = state_writes[self._bare]
                 else:
-                    result = _plain_dict(state_writes) if state_writes else None
+                    result = state_writes or None
             state = None
             runner = self.runners.get(t.name)
             sub = subgraph_of(runner)
@@ -425,10 +429,6 @@ def _has_result(writes: Any) -> bool:
     if not writes:
         return False
     return any(c not in (INTERRUPT, ERROR, "__resume__") for c, _ in writes)
-
-
-def _plain_dict(d: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: thaw(v) for k, v in d.items()}
 
 
 def _seals_of(stored: Any) -> immutables.Map | None:

@@ -17,6 +17,7 @@ from foldgraph.errors import Interrupt
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._node import NodeOutput
 from foldgraph.pregel._protocol import CallRecord, Emit
+from foldgraph.pregel.debug import map_task_result_writes
 
 __all__ = [
     "call",
@@ -228,8 +229,13 @@ def task_result(
     interrupts: Sequence[Any] = (),
 ) -> Chunks:
     """A task's end: its state writes, or the error it raised, or the interrupts it asked."""
+    # A channel written more than once shows `{"$writes": [...]}`, as LangGraph.
     result = (
-        {} if output is None else {c: thaw(v) for c, v in output.writes if c in graph._stream_set}
+        {}
+        if output is None
+        else map_task_result_writes(
+            [(c, thaw(v)) for c, v in output.writes if c in graph._stream_set]
+        )
     )
     payload = {
         "id": task.id,

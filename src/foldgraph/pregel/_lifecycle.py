@@ -35,20 +35,24 @@ def _handlers(traced: Any) -> list[Any]:
 
 
 def lifecycle(run: Run, traced: Any) -> None:
-    """Tell the run's graph handlers it resumed and/or paused."""
+    """Tell the run's graph handlers it resumed and/or paused. Each event goes to every
+    handler before the next; a handler that raises is logged and the others still run,
+    unless it sets `raise_error` (LangChain's callback rules, as LangGraph)."""
     events = _events(run, traced)
     if events:
-        for handler in _handlers(traced):
-            for method, event in events:
-                getattr(handler, method)(event)
+        from langchain_core.callbacks.manager import handle_event
+
+        handlers = _handlers(traced)
+        for method, event in events:
+            handle_event(handlers, method, None, event)
 
 
 async def alifecycle(run: Run, traced: Any) -> None:
     """Async twin of `lifecycle` (handlers may be coroutines)."""
     events = _events(run, traced)
     if events:
-        for handler in _handlers(traced):
-            for method, event in events:
-                result = getattr(handler, method)(event)
-                if hasattr(result, "__await__"):
-                    await result
+        from langchain_core.callbacks.manager import ahandle_event
+
+        handlers = _handlers(traced)
+        for method, event in events:
+            await ahandle_event(handlers, method, None, event)

@@ -61,6 +61,7 @@ class Loading:
             self._loaded_pending = {tid: list(ws) for tid, ws in self._pending.items()}
         value = self.input
         self._saved_from = self.snapshot.id or None
+        self._loaded_parent = self.snapshot.parent_id or None
         if (
             self.nested
             and loaded
@@ -189,9 +190,15 @@ class Loading:
             bool(self.config.get(CONF, {}).get("checkpoint_id")) and not self.ns
         )
         self._replaying = replaying and (self.input is None or bool(mapped))
+        # Time travel asks a checkpoint's interrupts again, so their saved answers go; a
+        # `Command(resume=...)` given with the checkpoint's id answers the next one of a
+        # node that asks several times: the earlier answers stay (as LangGraph).
+        time_travel = replaying and (
+            bool(mapped) or not isinstance(self.input, Command) or self.input.resume is None
+        )
         pending: dict[str, list[tuple[str, Any]]] = {}
         for tid, chan, val in saved.pending_writes or ():
-            if (replaying and chan == RESUME) or tid.startswith(VIA):
+            if (time_travel and chan == RESUME) or tid.startswith(VIA):
                 continue
             pending.setdefault(tid, []).append((chan, val))
         null_writes = pending.pop(NULL_TASK_ID, None)

@@ -64,7 +64,16 @@ class NodeOutput(NamedTuple):
             if ROOT in self.updates[0]:
                 return thaw(self.updates[0][ROOT])
             return {k: thaw(v) for k, v in self.updates[0].items()}
-        return [{k: thaw(v) for k, v in u.items()} for u in self.updates]
+        # Several updates (a list of Commands, a Command writing a key twice): as
+        # LangGraph, one dict of all the writes, unless a key is written more than
+        # once; then one dict per write, in order. A root channel's values as a list.
+        pairs = [(k, v) for u in self.updates for k, v in u.items()]
+        if any(k == ROOT for k, _ in pairs):
+            return [thaw(v) for k, v in pairs if k == ROOT]
+        keys = {k for k, _ in pairs}
+        if len(keys) < len(pairs):
+            return [{k: thaw(v)} for k, v in pairs]
+        return {k: thaw(v) for k, v in pairs}
 
 
 _new_output = tuple_builder(NodeOutput)
@@ -507,7 +516,12 @@ class NodeRunner:
             )
         pairs = command._update_as_tuples()
         if pairs:
-            updates.append(self._checked(dict(pairs), from_subgraph=False))
+            if len({k for k, _ in pairs}) < len(pairs):
+                # A key written more than once: every write counts, in order.
+                for key, value in pairs:
+                    updates.append(self._checked({key: value}, from_subgraph=False))
+            else:
+                updates.append(self._checked(dict(pairs), from_subgraph=False))
         for goto in command._gotos():
             writes.extend(self.goto_writes(goto, "Command.goto"))
 

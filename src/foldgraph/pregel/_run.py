@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from foldgraph._kernel.fold import plan
+from foldgraph._kernel.names import NS_END
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import START
 from foldgraph.errors import ErrorCode, GraphRecursionError, create_error_message
@@ -117,6 +118,7 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     stop: int = 0
     _pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
     _saved_from: str | None = None
+    _loaded_parent: str | None = None
     _replaying: bool = False
     _loaded_step: int = -2
     _metadata_extra: dict[str, Any] | None = None
@@ -292,7 +294,11 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
             if self.interrupt_after and _breakpoint(self.interrupt_after, tasks):
                 yield from self._stop_at_breakpoint(after=True)
                 return
-        self.flush_final()
+        if not (self.nested and NS_END in self.checkpoint_ns):
+            # With "exit", as LangGraph: a subgraph that ends is not saved (its parent's
+            # checkpoint holds what it returned), unless it keeps its own state
+            # (`checkpointer=True`: a namespace without task ids).
+            self.flush_final()
 
 
 def _breakpoint(nodes: Sequence[str], tasks: Sequence[Task]) -> bool:

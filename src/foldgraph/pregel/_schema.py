@@ -8,6 +8,7 @@ named `<graph>Input` / `<graph>Output` from the channels' types.
 from __future__ import annotations
 
 import dataclasses
+import types
 import typing
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -37,7 +38,9 @@ def channels_model(name: str, channels: Mapping[str, Any], keys: Sequence[str], 
     )
 
 
-def _field_default(schema: Any, key: str) -> Any:
+def _field_default(schema: Any, key: str, hint: Any = Any) -> Any:
+    """A field's default in the schema's model: its own, else None when its type allows
+    None (as LangGraph: such a field is not required), else required (`...`)."""
     if dataclasses.is_dataclass(schema):
         for field in dataclasses.fields(schema):
             if field.name == key:
@@ -45,8 +48,13 @@ def _field_default(schema: Any, key: str) -> Any:
                     return field.default
                 if field.default_factory is not dataclasses.MISSING:
                     return field.default_factory()
-        return ...
-    return ...
+    return None if _allows_none(_bare(hint)) else ...
+
+
+def _allows_none(hint: Any) -> bool:
+    return typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in (
+        typing.get_args(hint)
+    )
 
 
 def schema_jsonschema(schema: Any, keys: Sequence[str], name: str) -> dict[str, Any]:
@@ -58,7 +66,9 @@ def schema_jsonschema(schema: Any, keys: Sequence[str], name: str) -> dict[str, 
     if list(keys) == ["__root__"]:
         return create_model(name, root=(_bare(schema), None)).model_json_schema()
     hints = typing.get_type_hints(schema, include_extras=True)
-    fields = {k: (_bare(hints.get(k, Any)), _field_default(schema, k)) for k in keys}
+    fields = {
+        k: (_bare(hints.get(k, Any)), _field_default(schema, k, hints.get(k, Any))) for k in keys
+    }
     return create_model(name, **fields).model_json_schema()  # type: ignore[call-overload]
 
 
@@ -72,7 +82,9 @@ def schema_model(schema: Any, keys: Sequence[str], name: str) -> Any:
         hints = typing.get_type_hints(schema, include_extras=True)
     except Exception:
         hints = {}
-    fields = {k: (_bare(hints.get(k, Any)), _field_default(schema, k)) for k in keys}
+    fields = {
+        k: (_bare(hints.get(k, Any)), _field_default(schema, k, hints.get(k, Any))) for k in keys
+    }
     return create_model(name, **fields)  # type: ignore[call-overload]
 
 

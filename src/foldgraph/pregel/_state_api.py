@@ -254,7 +254,16 @@ def bulk_update_state(
                 [("__copy_of__", snapshot.id)],
             )
             if first.values:
-                queue.insert(0, [StateUpdate(v, n) for v, n in first.values])
+                # Copy and update in one go: the updates (`StateUpdate`s or
+                # `(values, as_node)` pairs) are the copy's next superstep.
+                copied: list[StateUpdate] = []
+                for item in first.values:
+                    if isinstance(item, str) or not isinstance(item, Sequence):
+                        raise InvalidUpdateError(
+                            f"Invalid update item: {item} when copying checkpoint"
+                        )
+                    copied.append(StateUpdate(item[0], item[1]))
+                queue.insert(0, copied)
             continue
         if first.as_node == END and first.values is None:
             pending = plan(target.spec, snapshot)

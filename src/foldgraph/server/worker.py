@@ -62,6 +62,9 @@ class Executor:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._controls: dict[str, RunControl] = {}
         self._abandoned: set[str] = set()
+        #: Set when a run found the database or Redis unreachable: claim nothing until
+        #: they answer again, or every run claimed meanwhile would fail the same way.
+        self._unreachable = asyncio.Event()
         self._dispatcher: asyncio.Task[None] | None = None
         self._leases: Any = None
         self._stopping = False
@@ -110,7 +113,7 @@ class Executor:
         if self._tasks:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
         for run_id in stuck:  # stopped here mid-step: resumed elsewhere from its last checkpoint
-            await self._release({"run_id": run_id}, drained=True)
+            await self._release({"run_id": run_id})
         if self._leases is not None:
             await self._leases.stop()
 
@@ -132,6 +135,8 @@ class Executor:
             if len(self._tasks) >= self.jobs:
                 await self.queue.wait(None)
                 continue
+            if self._unreachable.is_set():
+                await self._until_reachable()
             try:
                 run = await self.queue.claim(self.worker_id)
             except Exception:  # a database hiccup must not stop the server
@@ -146,6 +151,18 @@ class Executor:
             task = asyncio.create_task(self._execute(run), name=f"run-{run['run_id']}")
             self._tasks[run["run_id"]] = task
             task.add_done_callback(lambda _t, rid=run["run_id"]: self._finished(rid))
+
+    async def _until_reachable(self) -> None:
+        """Wait until the queue reaches the database (and Redis) again."""
+        while True:
+            try:
+                await self.queue.probe()
+            except Exception as err:
+                logger.info("waiting for the database and Redis before claiming: %s", err)
+                await asyncio.sleep(0.5)
+                continue
+            self._unreachable.clear()
+            return
 
     async def _resume_point(self, run: Json, config: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         """The run's input and config, or `(None, latest)` when an earlier attempt committed.
@@ -176,10 +193,10 @@ class Executor:
             return True  # the database is away too: the lease decides
         return owners.get(run["run_id"]) != ("running", self.worker_id)
 
-    async def _release(self, run: Json, *, drained: bool) -> None:
+    async def _release(self, run: Json, *, delay: float = 0.0) -> None:
         """Give the run back to the queue; if the database is away, its lease runs out."""
         try:
-            await self.queue.release(run["run_id"], self.worker_id, drained=drained)
+            await self.queue.release(run["run_id"], self.worker_id, delay=delay)
         except Exception as err:
             logger.warning(
                 "run %s could not be released (%s); its lease will expire", run["run_id"], err
@@ -265,7 +282,7 @@ class Executor:
                 await self._settle(run, graph, config, "success", None, output)
         except GraphDrained:
             # The worker is stopping: the run's last step is saved; another worker goes on.
-            await asyncio.shield(self._release(run, drained=True))
+            await asyncio.shield(self._release(run))
         except asyncio.CancelledError:
             if run_id in self._abandoned:
                 raise  # its lease is someone else's now: say nothing to the database
@@ -284,8 +301,11 @@ class Executor:
             if self.leased and database_unreachable(err):
                 # Not the graph's fault: the database went away under it. The run goes back
                 # to the queue (or its lease runs out) and resumes from its last checkpoint.
+                # This worker claims nothing more until the database and Redis answer.
                 logger.warning("run %s lost the database (%s); it will be resumed", run_id, err)
-                await asyncio.shield(self._release(run, drained=False))
+                self._unreachable.set()
+                delay = self.queue.retry_delay(run.get("attempt", 1))
+                await asyncio.shield(self._release(run, delay=delay))
                 return
             logger.info("run %s failed: %s: %s", run_id, type(err).__name__, err)
             await self.queue.publish(run_id, "error", serde.dumps(serde.error_json(err)))

@@ -452,6 +452,13 @@ class Codec:
         # Registered last = checked first.
         rules: list[tuple[Callable[[type], bool], Callable[[Any], Any]]] = [
             (lambda t: True, refuse),
+            # Subclasses of str, int, dict and list (a message's `.text`, a defaultdict)
+            # are stored as their base type and read back as it, as LangGraph's msgpack
+            # stores them.
+            (lambda t: isinstance(t, type) and issubclass(t, str), str.__str__),
+            (lambda t: isinstance(t, type) and issubclass(t, int), int.__int__),
+            (lambda t: isinstance(t, type) and issubclass(t, list), lambda o: seq(list(o))),
+            (lambda t: isinstance(t, type) and issubclass(t, dict), lambda o: dct(dict(o))),
             (lambda t: isinstance(t, type) and issubclass(t, BaseException), exc_obj),
             (lambda t: isinstance(t, type) and _is_namedtuple(t), namedtuple_obj),
             (lambda t: isinstance(t, type) and dataclasses.is_dataclass(t), dc_obj),

@@ -16,7 +16,9 @@ them but the database itself:
   worker `max_attempts` times ends `error`. A transaction-scoped advisory lock lets
   one sweeper at a time do it.
 - **release**: a draining worker gives its runs back (`pending`, not counted as a
-  failed attempt); the next claim resumes them from their last checkpoint.
+  failed attempt); the next claim resumes them from their last checkpoint. A worker
+  that lost the database or Redis in the middle of a run gives it back the same way,
+  claimable again after a growing delay, and claims nothing until both answer again.
 - **cancel**: recorded on the run's row (`cancel_action`) before the signal is
   sent, so a run whose signal was lost, or that is claimed later, still stops.
 
@@ -196,18 +198,30 @@ class LeasedQueue(RunQueue, abc.ABC):
         )
         return {r[0]: (r[1], r[2]) for r in rows}
 
-    async def release(self, run_id: str, worker_id: str, *, drained: bool = True) -> bool:
-        """Give a run back to the queue: a drain (`drained`), which is not a failed
-        attempt, or a run that failed for want of the database, which is."""
+    async def release(self, run_id: str, worker_id: str, *, delay: float = 0.0) -> bool:
+        """Give a run back to the queue, claimable again in `delay` seconds: a drain, or a
+        run whose worker could not reach the database or Redis. Neither is a lost worker,
+        so neither counts against `max_attempts`."""
+        import time
+
         changed = await self.storage._execute(
             "UPDATE srv_runs SET status = 'pending', worker_id = NULL, lease_until = NULL,"
-            " drains = drains + %s, updated_at = %s"
+            " drains = drains + 1, updated_at = %s, runnable_at = GREATEST(runnable_at, %s)"
             " WHERE run_id = %s AND worker_id = %s AND status = 'running'",
-            [1 if drained else 0, now_iso(), run_id, worker_id],
+            [now_iso(), time.time() + delay, run_id, worker_id],
         )
         if changed:
             await self.notify()
         return changed == 1
+
+    def retry_delay(self, attempt: int) -> float:
+        """How long a run given back for want of the database or Redis waits before its
+        next claim: doubling from a tenth of a lease with each attempt, a lease at most."""
+        return min(self.lease_seconds / 10 * 2 ** max(attempt - 1, 0), self.lease_seconds)
+
+    async def probe(self) -> None:
+        """Raise unless this process reaches everything a run needs (here: the database)."""
+        await self.storage._fetch("SELECT 1")
 
     async def sweep(self, grace: float = 0.0) -> tuple[list[Json], list[Json]]:
         """Return runs whose lease expired `grace` seconds ago to the queue.

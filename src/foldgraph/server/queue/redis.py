@@ -98,9 +98,19 @@ class RedisQueue(LeasedQueue):
             keep_seconds=keep_seconds,
         )
         import redis.asyncio
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
+        from redis.exceptions import ConnectionError, TimeoutError
 
+        # A pooled connection Redis dropped (a restart) is reconnected and the command
+        # sent again, as the PostgreSQL pools replace theirs (`storage.pools`).
         self.redis = redis.asyncio.Redis.from_url(
-            redis_url, health_check_interval=10, socket_keepalive=True, max_connections=64
+            redis_url,
+            health_check_interval=10,
+            socket_keepalive=True,
+            max_connections=64,
+            retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 4),
+            retry_on_error=[ConnectionError, TimeoutError],
         )
         self.prefix = prefix
         self.max_event_age = int(max_event_age)
@@ -176,6 +186,10 @@ class RedisQueue(LeasedQueue):
         for waiters in self._waiters.values():
             for waiter in waiters:
                 waiter.set()
+
+    async def probe(self) -> None:
+        await super().probe()
+        await self.redis.ping()
 
     # -- the queue -------------------------------------------------------------------------
 

@@ -3,19 +3,28 @@
 The same tables and queries as SQLite (`_sql`); a transaction holds one pooled
 connection for the task that opened it (a context variable), and claiming a run
 skips rows another claimer has locked (`FOR UPDATE SKIP LOCKED`). Creating the
-tables takes an advisory lock, so processes starting together do not race.
+tables takes an advisory lock, so processes starting together do not race; a process
+finding every table and index there takes no lock at all (see `setup`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from foldgraph.server.storage._sql import SqlStorage, dumps
 
 _SETUP_LOCK = 0x6667_7376  # "fgsv": one key for every foldgraph server's schema set-up
+_CREATES = re.compile(r"\s*CREATE\s+(?:UNIQUE\s+)?(?:TABLE|INDEX)\s+IF\s+NOT\s+EXISTS\s+(\w+)")
+
+
+def created_relations(statements: Sequence[str]) -> list[str] | None:
+    """The tables and indexes `statements` create, or None if one of them does more."""
+    names = [m.group(1) if (m := _CREATES.match(s)) else None for s in statements]
+    return None if None in names else [n for n in names if n is not None]
 
 
 class PostgresStorage(SqlStorage):
@@ -46,6 +55,17 @@ class PostgresStorage(SqlStorage):
             await self.pool.close()
 
     async def setup(self) -> None:
+        # A process joining a running deployment must not run the DDL again: `CREATE
+        # INDEX IF NOT EXISTS` locks its table before it looks, so it would wait for
+        # every transaction in flight on `srv_runs` and hold up every claim behind it.
+        names = created_relations(self._schema())
+        if names is not None:
+            rows = await self._fetch(
+                "SELECT bool_and(to_regclass(n) IS NOT NULL) FROM unnest(%s::text[]) AS n",
+                [names],
+            )
+            if rows and rows[0][0]:
+                return
         async with self._tx():
             await self._execute("SELECT pg_advisory_xact_lock(%s)", [_SETUP_LOCK])
             for statement in self._schema():

@@ -14,6 +14,7 @@ ANN settings of `PostgresIndexConfig` are accepted and not used.
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -172,6 +173,14 @@ def get_distance_operator(store: Any) -> tuple[str, str]:
     return _DISTANCES[store.index_config.get("distance_type", "cosine")]
 
 
+def _created(statement: str) -> str | None:
+    """The table, sequence or index `statement` creates if missing (None: it does more)."""
+    m = re.match(
+        r"\s*CREATE\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|SEQUENCE)\s+IF\s+NOT\s+EXISTS\s+(\w+)", statement
+    )
+    return m.group(1) if m else None
+
+
 def _import_psycopg() -> Any:
     try:
         import psycopg
@@ -235,6 +244,22 @@ class BasePostgresStore:
     def _setup_lock(self, cur: Any) -> None:
         # setup() from two processes at once must not race on CREATE.
         cur.execute("SELECT pg_advisory_xact_lock(7311991)")
+
+    def _setup_now(self) -> None:
+        # A store opened beside others in use runs no DDL: `CREATE INDEX IF NOT EXISTS`
+        # locks its table before it looks, waiting for every write in flight.
+        names = [_created(m) for m in self._schema()]
+        if None not in names:
+            with self._tx(write=False) as cur:
+                cur.execute(
+                    "SELECT bool_and(to_regclass(n) IS NOT NULL) FROM unnest(%s::text[]) AS n",
+                    (names,),
+                )
+                row = cur.fetchone()
+            if row and row[0]:
+                self.is_setup = True
+                return
+        super()._setup_now()  # type: ignore[misc]
 
 
 class PostgresStore(BasePostgresStore, SqlStore):
