@@ -25,7 +25,6 @@ from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from typing import Any
 
 from foldgraph._kernel.snapshot import Task
-from foldgraph.pregel._async_saver import Await, async_overrides
 from foldgraph.pregel._protocol import Emit, Execute, Results, TaskResult
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._task import arun_task, run_task
@@ -69,13 +68,9 @@ def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
 
 
 async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator[Emit]:
-    """Async twin of `drive`: a step's tasks run concurrently on the event loop; a saver
-    whose class defines its own async methods has them awaited (see `_async_saver`)."""
-    if run.checkpointer is not None:
-        run._async_saver = async_overrides(run.checkpointer)
+    """Async twin of `drive`: a step's tasks run concurrently on the event loop."""
     gen = run.steps()
-    send: Any = None
-    thrown: BaseException | None = None
+    send: Results | None = None
     limit = run.config.get("max_concurrency")
     semaphore = asyncio.Semaphore(limit) if limit else None
 
@@ -88,23 +83,12 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
     try:
         while True:
             try:
-                if thrown is not None:
-                    error, thrown = thrown, None
-                    item = gen.throw(error)
-                else:
-                    item = gen.send(send)
+                item = gen.send(send)
             except StopIteration:
                 break
             if isinstance(item, Emit):
                 send = None
                 yield item
-                continue
-            if type(item) is Await:
-                send = None
-                try:
-                    send = await item.fn(*item.args)
-                except Exception as exc:
-                    thrown = exc
                 continue
             step_timeout = getattr(run.graph, "step_timeout", None)
             if len(item.tasks) == 1 and live is None and step_timeout is None:

@@ -20,7 +20,6 @@ from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import CONF, START
 from foldgraph.errors import EmptyInputError, InvalidUpdateError
 from foldgraph.pregel import _emit as emit
-from foldgraph.pregel._async_saver import Await
 from foldgraph.pregel._protocol import NULL_TASK, NULL_TASK_ID, VIA, Emit, Execute
 from foldgraph.pregel._replay_state import ReplayState
 from foldgraph.types import Command
@@ -29,10 +28,6 @@ __all__ = ["Loading"]
 
 _INPUT_TASK = Task(id="", name="__input__", path=("__input__",), triggers=(), input=None)
 """The input step's one writer (a frozen record: made once, not per run)."""
-
-
-_READ = object()
-"""`_load`'s default: read the checkpoint with the saver."""
 
 
 class Loading:
@@ -44,16 +39,7 @@ class Loading:
         """Load the thread, then apply the input (new run, resume or Command)."""
         graph = self.graph
         spec = graph.spec
-        if (
-            "aget_tuple" in self._async_saver
-            and not self._mapped_checkpoint()
-            and not (self.nested and self.replay is not None)
-        ):
-            # An async run reads with the saver's own `aget_tuple` (see `_async_saver`).
-            saved = yield Await(self.checkpointer.aget_tuple, (self._load_config(),))
-            loaded = self._load(saved)
-        else:
-            loaded = self._load()
+        loaded = self._load()
         self._loaded_step = self.snapshot.step
         if loaded and ("checkpoints" in self.modes or "debug" in self.modes):
             # What the loaded checkpoint holds, before resume values answer its interrupts:
@@ -159,16 +145,13 @@ class Loading:
             yield from emit.values(graph, self.ns, self.snapshot, force=True)
         return True
 
-    def _load(self, read: Any = _READ) -> bool:
-        """Load the thread's checkpoint (or use `read`, what the saver gave for it)."""
+    def _load(self) -> bool:
         if self.checkpointer is None:
             self.snapshot = self.graph._unsaved
             return False
         replay = self.replay
         mapped = self._mapped_checkpoint()
-        if read is not _READ:
-            saved = read
-        elif mapped:
+        if mapped:
             # Time travel to this subgraph's own checkpoint (a config from its history
             # given to the parent): that checkpoint, replayed.
             address = self._load_config()

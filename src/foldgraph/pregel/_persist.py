@@ -164,8 +164,7 @@ class Persistence:
         batched = self._batched_saver
         if batched is None:
             check = getattr(self.checkpointer, "_steps_batched", None)
-            batched = check is not None and not self._async_saver and check()
-            self._batched_saver = batched
+            batched = self._batched_saver = bool(check is not None and check())
         return batched
 
     def _write_calls(
@@ -233,13 +232,7 @@ class Persistence:
             self.save_writes(task, writes or _NO_WRITES)
 
     def _persist(self, write: Any, *args: Any) -> None:
-        """Call the saver now, or (durability "async", a saver doing I/O) in order, behind;
-        in an async run, a saver's own async twin is awaited by the driver instead."""
-        if self._async_saver:
-            twin = "a" + write.__name__
-            if twin in self._async_saver:
-                self._async_jobs.append((getattr(self.checkpointer, twin), args))
-                return
+        """Call the saver now, or (durability "async", a saver doing I/O) in order, behind."""
         if self.durability == "async" and getattr(self.checkpointer, "background_writes", False):
             if self._writer is None:
                 from foldgraph.pregel._writer import BackgroundWriter

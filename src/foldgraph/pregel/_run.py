@@ -126,10 +126,6 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     """What every checkpoint of the run has in its metadata besides source and step."""
     _run_parents: dict[str, str] | None = None
     _fast_saver: bool | None = None
-    _async_saver: frozenset[str] = frozenset()
-    """The async methods of the saver an async run awaits (see `_async_saver`)."""
-    _async_jobs: list[tuple[Any, tuple[Any, ...]]] = dataclasses.field(default_factory=list)
-    """Saver calls waiting for the async driver (see `_async_saver.awaiting_saves`)."""
     _batched_saver: bool | None = None
     """Whether the saver stores a step in one call (see `Persistence._batched`)."""
     _saver_thread: Any = None
@@ -179,14 +175,8 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
         doing I/O) needs the closing layer; any other gets the step loop itself.
         """
         if self.durability == "async" and getattr(self.checkpointer, "background_writes", False):
-            steps = self._closing_steps()
-        else:
-            steps = self._steps()
-        if self._async_saver:
-            from foldgraph.pregel._async_saver import awaiting_saves
-
-            return awaiting_saves(self, steps)
-        return steps
+            return self._closing_steps()
+        return self._steps()
 
     def _closing_steps(self) -> Generator[Emit | Execute, Results | None, None]:
         try:
