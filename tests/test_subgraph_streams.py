@@ -19,6 +19,7 @@ import pytest
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessageChunk
 from langchain_core.outputs import ChatGenerationChunk
+from langchain_core.runnables import RunnableConfig
 from typing_extensions import TypedDict
 
 from foldgraph.checkpoint.memory import InMemorySaver
@@ -4331,3 +4332,35 @@ def test_custom_chunks_a_task_call_writes_carry_its_callers_namespace() -> None:
     assert nested == [((), {"start": 1}), (("crawl",), {"fetching": "a"})]
     plain = list(crawl.stream(["a"], {"configurable": {"thread_id": "2"}}, stream_mode="custom"))
     assert plain == [{"start": 1}, {"fetching": "a"}]
+
+
+def test_a_graph_streamed_inside_a_node_yields_its_chunks_to_that_node() -> None:
+    """As LangGraph: the node that streams a graph sees that graph's chunks as a root's
+    (namespaces relative to it); the outer stream shows them under the node's namespace
+    only with `subgraphs=True`."""
+    from typing_extensions import TypedDict as _TypedDict
+
+    from foldgraph.graph import START as _START
+    from foldgraph.graph import StateGraph as _StateGraph
+
+    class X(_TypedDict):
+        x: int
+
+    inner = (
+        _StateGraph(X).add_node("a", lambda s: {"x": s["x"] + 1}).add_edge(_START, "a").compile()
+    )
+    seen: list[Any] = []
+
+    def node(state: X, config: RunnableConfig) -> dict:
+        got = list(inner.stream(state, config, stream_mode="updates"))
+        seen.append(got)
+        return {"x": got[-1]["a"]["x"]}
+
+    outer = _StateGraph(X).add_node("node", node).add_edge(_START, "node").compile()
+    chunks = list(outer.stream({"x": 1}, stream_mode="updates", subgraphs=True))
+    assert [(ns[0].split(":")[0] if ns else (), c) for ns, c in chunks] == [
+        ("node", {"a": {"x": 2}}),
+        ((), {"node": {"x": 2}}),
+    ]
+    assert list(outer.stream({"x": 1}, stream_mode="updates")) == [{"node": {"x": 2}}]
+    assert seen == [[{"a": {"x": 2}}], [{"a": {"x": 2}}]]

@@ -689,6 +689,35 @@ def test_command_resume_with_update() -> None:
     ]
 
 
+@pytest.mark.parametrize("durability", ["sync", "async", "exit"])
+def test_each_resume_with_update_of_one_checkpoint_applies_its_update_once(
+    durability: str,
+) -> None:
+    # A node that asks three times stays on one checkpoint: the update of each resume
+    # is kept there with those of the resumes before it, none lost, none twice.
+    def ask_three_times(state: State) -> dict[str, Any]:
+        return {"log": ["a:" + "".join(interrupt(str(q)) for q in range(1, 4))]}
+
+    app = (
+        StateGraph(State)
+        .add_node("a", ask_three_times)
+        .add_edge(START, "a")
+        .compile(checkpointer=InMemorySaver())
+    )
+    app.invoke({"log": []}, _cfg(), durability=durability)
+    seen = []
+    for i in range(1, 4):
+        out = app.invoke(
+            Command(resume=str(i), update={"log": [f"u{i}"]}), _cfg(), durability=durability
+        )
+        seen.append((out["log"], app.get_state(_cfg()).values["log"]))
+    assert seen == [
+        (["u1"], ["u1"]),
+        (["u1", "u2"], ["u1", "u2"]),
+        (["u1", "u2", "u3", "a:123"], ["u1", "u2", "u3", "a:123"]),
+    ]
+
+
 # -- failures ----------------------------------------------------------------------------------
 
 

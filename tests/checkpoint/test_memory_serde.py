@@ -242,9 +242,12 @@ def test_subclasses_of_str_int_dict_and_list_are_stored_as_their_base(
     if kind == "memory":
         saver: Any = InMemorySaver()
     else:
+        import sqlite3
+
         from foldgraph.checkpoint.sqlite import SqliteSaver
 
-        saver = SqliteSaver(str(tmp_path / "t.db"))
+        # Opened from a connection, as LangGraph's SqliteSaver takes it (not from a path).
+        saver = SqliteSaver(sqlite3.connect(str(tmp_path / "t.db"), check_same_thread=False))
     builder = StateGraph(Reply)
     builder.add_node("answer", answer)
     builder.add_edge(START, "answer")

@@ -591,3 +591,68 @@ def test_bulk_update_state_needs_as_node_for_several_updates() -> None:
     with pytest.raises(InvalidUpdateError) as info:
         app.bulk_update_state(_cfg(), [[StateUpdate({"n": 1}), StateUpdate({"n": 2}, "a")]])
     assert str(info.value) == "as_node is required when applying multiple updates"
+
+
+def test_update_state_as_end_keeps_what_finished_tasks_and_updates_wrote() -> None:
+    # As LangGraph 1.2.22: clearing a checkpoint whose step was interrupted applies the
+    # Command update saved on it, then the writes of the tasks that finished, then an
+    # edit saved as the interrupted task.
+    class S(TypedDict):
+        log: Annotated[list, operator.add]
+
+    def q(state: S) -> dict:
+        interrupt("continue?")
+        interrupt("again?")
+        return {"log": ["q"]}
+
+    app = (
+        StateGraph(S)
+        .add_node("p", lambda s: {"log": ["p"]})
+        .add_node("q", q)
+        .add_edge(START, "p")
+        .add_edge(START, "q")
+        .compile(checkpointer=InMemorySaver())
+    )
+    app.invoke({"log": ["in"]}, _cfg())
+    app.invoke(Command(resume="a", update={"log": ["u"]}), _cfg())
+    head = app.get_state(_cfg())
+    assert (head.values, head.next) == ({"log": ["in", "u", "p"]}, ("q",))
+    cleared = app.get_state(app.update_state(head.config, None, as_node=END))
+    assert (cleared.values, cleared.next) == ({"log": ["in", "u", "p"]}, ())
+    assert cleared.metadata == {"source": "update", "step": 1, "parents": {}}
+    assert [(s.metadata["source"], s.values) for s in app.get_state_history(_cfg())] == [
+        ("update", {"log": ["in", "u", "p"]}),
+        ("loop", {"log": ["in", "u"]}),
+        ("input", {"log": []}),
+    ]
+
+
+@pytest.mark.parametrize("moved_past", [False, True])
+def test_an_edit_as_the_pending_node_is_kept_on_the_checkpoint_only_while_it_is_the_latest(
+    moved_past: bool,
+) -> None:
+    # As LangGraph 1.2.22: an update as the node a checkpoint runs next is kept there as
+    # that task's result (clearing the checkpoint then keeps it), unless the thread has
+    # moved past the checkpoint: then its other children must not see it.
+    class S(TypedDict):
+        log: Annotated[list, operator.add]
+
+    app = (
+        StateGraph(S)
+        .add_node("a", lambda s: {"log": ["a"]})
+        .add_node("b", lambda s: {"log": ["b"]})
+        .add_edge(START, "a")
+        .add_edge("a", "b")
+        .compile(checkpointer=InMemorySaver())
+    )
+    app.invoke({"log": ["in"]}, _cfg(), interrupt_before=["b"])
+    base = app.get_state(_cfg())
+    if moved_past:
+        app.update_state(_cfg(), {"log": ["later"]}, as_node="a")
+    edited = app.update_state(base.config, {"log": ["edit"]}, as_node="b")
+    assert app.get_state(edited).values == {"log": ["in", "a", "edit"]}
+    kept = [] if moved_past else [{"log": ["edit"]}]
+    assert [t.result for t in app.get_state(base.config).tasks if t.result] == kept
+    cleared = app.update_state(base.config, None, as_node=END)
+    expected = ["in", "a"] if moved_past else ["in", "a", "edit"]
+    assert app.get_state(cleared).values == {"log": expected}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from typing import Any, TypedDict
 
 import pytest
@@ -742,6 +743,9 @@ def _parallel_flow() -> Any:
     @task
     def slow(x: int) -> int:
         assert fast_done.wait(5)
+        # `fast` sets the event just before it returns: give its result time to be
+        # reported first (LangGraph, under a full suite's load, otherwise lost the race).
+        time.sleep(0.2)
         get_stream_writer()(f"slow {x}")
         return x * 2
 

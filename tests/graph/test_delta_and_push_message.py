@@ -125,3 +125,49 @@ def test_push_message_needs_a_node_and_an_id() -> None:
     with pytest.raises(ValueError) as info:
         b.compile().invoke({"messages": []})
     assert str(info.value) == "Message ID is required"
+
+
+def test_two_delta_channels_that_differ_only_in_their_reducer_stay_apart() -> None:
+    # `Annotated[...]` is cached by equality of its metadata: a second graph built the
+    # same way with another reducer must still fold with its own (as LangGraph).
+    def build(reducer: object) -> object:
+        State = TypedDict("State", {"items": Annotated[list, DeltaChannel(reducer)]})  # noqa: UP013
+        b = StateGraph(State)
+        b.add_node("a", lambda s: {"items": ["a"]})
+        b.add_edge(START, "a")
+        return b.compile()
+
+    def newest_first(state: list, writes: list) -> list:
+        return [*reversed(extend([], writes)), *state]
+
+    assert build(extend).invoke({"items": ["x"]}) == {"items": ["x", "a"]}
+    assert build(newest_first).invoke({"items": ["x"]}) == {"items": ["a", "x"]}
+    assert DeltaChannel(extend) == DeltaChannel(extend)
+    assert DeltaChannel(extend) != DeltaChannel(newest_first)
+
+
+@pytest.mark.foldgraph_only(
+    "LangGraph 1.2.22 compares reducers through their attributes: a callable object "
+    "without them fails there (AttributeError in channels/binop.py)"
+)
+def test_a_delta_channel_is_compared_without_asking_its_reducer() -> None:
+    # A reducer object that refuses to be compared or hashed (as some callables do)
+    # still builds a schema: the channel is compared by which reducer it holds.
+    class Strict:
+        def __call__(self, state: list, writes: list) -> list:
+            return extend(state, writes)
+
+        def __eq__(self, other: object) -> bool:
+            raise RuntimeError("not comparable")
+
+        def __hash__(self) -> int:
+            raise RuntimeError("not hashable")
+
+    strict = Strict()
+    State = TypedDict("State", {"items": Annotated[list, DeltaChannel(strict)]})  # noqa: UP013
+    b = StateGraph(State)
+    b.add_node("a", lambda s: {"items": ["a"]})
+    b.add_edge(START, "a")
+    assert b.compile().invoke({"items": ["x"]}) == {"items": ["x", "a"]}
+    assert DeltaChannel(strict) == DeltaChannel(strict)
+    assert DeltaChannel(strict) != DeltaChannel(extend)

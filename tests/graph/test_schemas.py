@@ -525,3 +525,29 @@ def test_annotated_list_root_schema_with_reducer():
     graph = _chain(Annotated[list, operator.add], ("a", lambda s: ["a"]), ("b", lambda s: [len(s)]))
     assert graph.invoke(["x"]) == ["x", "a", 2]
     assert list(graph.stream(["x"], stream_mode="values")) == [["x"], ["x", "a"], ["x", "a", 2]]
+
+
+def test_a_schema_whose_string_annotations_cannot_be_resolved_is_refused(tmp_path):
+    # LangGraph 1.2.22 raises this NameError from StateGraph(State); reading the raw
+    # strings instead would make `xs` a last-value key and lose the reducer silently.
+    import importlib.util
+
+    source = tmp_path / "late_schema.py"
+    source.write_text(
+        "from __future__ import annotations\n"
+        "import operator\n"
+        "from typing_extensions import TypedDict\n"
+        "class State(TypedDict):\n"
+        "    xs: Annotated[list, operator.add]\n"
+    )
+    spec = importlib.util.spec_from_file_location("late_schema", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(NameError) as caught:
+        StateGraph(module.State)
+    assert str(caught.value) == "name 'Annotated' is not defined"
+    assert caught.value.__notes__ == [
+        "The annotations of 'State' cannot be resolved: import every name they use at "
+        "the top of its module (a class defined in a function cannot name that "
+        "function's locals in a string annotation)."
+    ]

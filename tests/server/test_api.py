@@ -69,6 +69,38 @@ def test_assistant_graph_schemas_and_subgraphs(client) -> None:
 # -- threads -----------------------------------------------------------------------------
 
 
+def test_run_metadata_merges_the_assistants_and_the_threads(client) -> None:
+    # As LangGraph's server: the assistant's metadata, the thread's (with the graph and
+    # assistant stamped), then the run's own; each checkpoint of the run carries it.
+    thread = client.threads.create(metadata={"owner": "x", "shared": "thread"})
+    thread_id = thread["thread_id"]
+    client.runs.wait(thread_id, "chain", input={"n": 1}, metadata={"tag": 1, "shared": "run"})
+    [run] = client.runs.list(thread_id)
+    assistant_id = run["assistant_id"]  # the graph's system assistant
+    assert run["metadata"] == {
+        "created_by": "system",
+        "owner": "x",
+        "shared": "run",
+        "graph_id": "chain",
+        "assistant_id": assistant_id,
+        "tag": 1,
+    }
+    newest = client.threads.get_history(thread_id, limit=1)[0]["metadata"]
+    assert {k: newest[k] for k in ("created_by", "owner", "shared", "tag", "run_id")} == {
+        "created_by": "system",
+        "owner": "x",
+        "shared": "run",
+        "tag": 1,
+        "run_id": run["run_id"],
+    }
+    assert client.threads.get(thread_id)["metadata"] == {
+        "owner": "x",
+        "shared": "thread",
+        "graph_id": "chain",
+        "assistant_id": assistant_id,
+    }
+
+
 def test_threads_create_search_copy_delete(client) -> None:
     marker = str(uuid.uuid4())
     thread = client.threads.create(metadata={"marker": marker})

@@ -17,8 +17,8 @@ import pytest
 from langgraph_sdk import get_client, get_sync_client
 from websockets.sync.client import connect
 
-from foldgraph.pregel.remote import RemoteGraph
-from foldgraph.types import Command
+from foldgraph.pregel.remote import RemoteException, RemoteGraph
+from foldgraph.types import Command, Interrupt
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -127,13 +127,22 @@ def test_sync_sdk_turns_on_one_thread_each_read_their_own_run(server, transport)
     ]
 
 
+def eventually(condition, seconds: float = 10.0) -> bool:
+    """Poll `condition` until it holds (the SDK sets `interrupted` from its watcher thread:
+    a projection opened after that has happened would wait for more events)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def test_interrupt_then_respond_and_resume_by_run_start(server) -> None:
     client = get_sync_client(url=server.url)
     with client.threads.stream(assistant_id="human") as thread:
         thread.run.start(input={"n": 1})
-        paused = list(thread.values)
-        assert paused[-1] == {"items": ["a"], "n": 2}
-        assert thread.interrupted is True
+        assert eventually(lambda: thread.interrupted)
         [pending] = thread.interrupts
         assert (pending["value"], pending["namespace"]) == ({"question": "ok?"}, [])
         thread.run.respond("yes")
@@ -145,8 +154,7 @@ def test_interrupt_then_respond_and_resume_by_run_start(server) -> None:
     # On a thread waiting at an interrupt, run.start's input is the answer.
     with client.threads.stream(assistant_id="human") as thread:
         thread.run.start(input={"n": 1})
-        list(thread.values)
-        assert thread.interrupted
+        assert eventually(lambda: thread.interrupted)
         thread.run.start(input="via start")
         assert thread.output == {"items": ["a", "answer:via start", "c"], "n": 2}
         assert thread.interrupted is False
@@ -407,10 +415,30 @@ def test_remote_graph_stream_events_v3(server) -> None:
     remote = RemoteGraph("human", url=server.url)
     config = {"configurable": {"thread_id": str(uuid.uuid4())}}
     with remote.stream_events({"n": 1}, config, version="v3") as run:
-        assert list(run.values)[-1] == {"items": ["a"], "n": 2}
-        assert run.interrupted and run.interrupts[0]["value"] == {"question": "ok?"}
+        # As a local run's: each step's state up to the interrupt (the state at the
+        # interrupt comes twice, the second time with it), then where the run stopped.
+        # The SDK ends every open projection when its lifecycle stream (a connection of
+        # its own) sees the interrupt, which can be before the values stream delivered
+        # the last states: what comes is a prefix of them.
+        seen = list(run.values)
+        assert (
+            seen
+            == [
+                {"items": [], "n": 1},
+                {"items": ["a"], "n": 2},
+                {"items": ["a"], "n": 2},
+            ][: len(seen)]
+        )
+        assert run.interrupted is True
+        [interrupt] = run.interrupts
+        assert interrupt == Interrupt(value={"question": "ok?"}, id=interrupt.id)
+        assert run.output == {"items": ["a"], "n": 2}
     with remote.stream_events(Command(resume="yes"), config, version="v3") as run:
         assert run.output == {"items": ["a", "answer:yes", "c"], "n": 2}
+        assert run.interrupted is False
+    with RemoteGraph("failing", url=server.url).stream_events({"n": 1}, version="v3") as run:
+        with pytest.raises(RemoteException, match="Run errored: boom happened"):
+            _ = run.output
 
     streamed = RemoteGraph("streamed", url=server.url)
     with streamed.stream_events({"n": 1}, version="v3") as run:

@@ -123,14 +123,14 @@ def test_unsupported_settings_are_reported(tmp_path) -> None:
 
     raw = {
         "graphs": {"g": "./g.py:graph"},
-        "checkpointer": {"ttl": {"default_ttl": 60}},
+        "checkpointer": {"ttl": {"default_ttl": 60, "sweep_every": 5}, "backend": "redis"},
         "store": {"index": {}, "bogus": 1},
         "http": {"disable_mcp": True},
         "python_version": "3.11",
     }
     assert parse_config(raw, tmp_path).warnings == (
         "langgraph.json: 'http.disable_mcp' is not supported by foldgraph and is ignored",
-        "langgraph.json: 'checkpointer' settings (ttl) are not supported by foldgraph and are "
-        "ignored: the server keeps every checkpoint in its database (see --database-url)",
+        "langgraph.json: unknown key 'checkpointer.backend' is ignored",
+        "langgraph.json: unknown key 'checkpointer.ttl.sweep_every' is ignored",
         "langgraph.json: unknown key 'store.bogus' is ignored",
     )

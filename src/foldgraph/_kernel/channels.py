@@ -554,6 +554,11 @@ class DeltaChannel(BaseChannel):
 
     reducer: Callable[[Any, Sequence[Any]], Any] = attrs.field(default=None, eq=False)
     snapshot_frequency: int = 100
+    # Compared by which reducer it holds: `Annotated[list, DeltaChannel(f)]` is cached by
+    # typing on equality, so two channels that differ only in their reducer must not be
+    # equal. By identity, so that comparing or hashing never calls the reducer's own
+    # `__eq__`/`__hash__` (an object that is not a plain function may refuse them).
+    _reducer_id: int = attrs.field(default=0, repr=False, alias="_reducer_id")
 
     def __init__(
         self,
@@ -570,6 +575,7 @@ class DeltaChannel(BaseChannel):
             key=key,
             reducer=reducer,
             snapshot_frequency=snapshot_frequency,
+            _reducer_id=id(reducer),
         )
 
     def replay_writes(self, writes: Sequence[Any]) -> None:

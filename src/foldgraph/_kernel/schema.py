@@ -38,10 +38,16 @@ def schema_fields(schema: Any) -> dict[str, Any]:
     """Field name -> annotation (with `Annotated` extras kept), in declaration order."""
     try:
         hints = typing.get_type_hints(schema, include_extras=True)
-    except Exception:
-        hints = {}
-        for base in reversed(getattr(schema, "__mro__", ())):
-            hints.update(getattr(base, "__annotations__", {}) or {})
+    except Exception as exc:
+        # LangGraph raises here too; reading the raw strings instead would silently turn
+        # an `Annotated[list, operator.add]` key into a last-value key.
+        exc.add_note(
+            f"The annotations of {getattr(schema, '__qualname__', schema)!r} cannot be "
+            "resolved: import every name they use at the top of its module (a class "
+            "defined in a function cannot name that function's locals in a string "
+            "annotation)."
+        )
+        raise
     if _is_pydantic_model(schema):
         names = list(schema.model_fields)
         return {n: hints.get(n, schema.model_fields[n].annotation) for n in names}

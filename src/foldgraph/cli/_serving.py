@@ -47,6 +47,12 @@ def add_options(parser: argparse.ArgumentParser, *, port: int) -> None:
         action="store_true",
         help="let graph files written for LangGraph (`import langgraph...`) load foldgraph",
     )
+    parser.add_argument(
+        "--no-ui",
+        action="store_true",
+        help="do not serve the checkpoint viewer at /ui (served by default on a loopback "
+        "--host, without auth, over the server's database)",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn's log level")
 
 
@@ -87,6 +93,8 @@ def serve(args: argparse.Namespace, *, command: str) -> int:
         database_url=args.database_url,
         in_memory=args.in_memory,
         jobs=args.jobs,
+        host=args.host,
+        ui=not args.no_ui,
         **_scale_options(args),
     )
     try:
@@ -105,6 +113,12 @@ def serve(args: argparse.Namespace, *, command: str) -> int:
         file=sys.stderr,
         flush=True,
     )
+    if options.role != "worker":
+        from foldgraph.server.viewer import why_not_mounted
+
+        reason = why_not_mounted(config, options)
+        shown = f"at http://{args.host}:{args.port}/ui/" if reason is None else f"off: {reason}"
+        print(f"foldgraph {command}: checkpoint viewer {shown}", file=sys.stderr, flush=True)
     kwargs: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level}
     # Open streams do not hold a stopping API instance for long: their clients rejoin
     # another instance with Last-Event-ID.

@@ -19,7 +19,7 @@ from foldgraph.constants import START
 from foldgraph.errors import is_invalid_resume
 from foldgraph.pregel import _emit as emit
 from foldgraph.pregel._pending import error_repr
-from foldgraph.pregel._protocol import Emit, Results, TaskResult
+from foldgraph.pregel._protocol import RERUN, VIA, Emit, Results, TaskResult
 
 __all__ = ["Committing"]
 
@@ -206,6 +206,8 @@ class Committing:
             if deferred is not None:  # the step fails: its tasks' writes stay saved
                 self.save_task_writes(deferred)
             raise
+        if self._superseded:
+            self._record_rerun(new, task_writes)
         self.snapshot = new
         if self._pending:
             self._pending = {}
@@ -225,6 +227,17 @@ class Committing:
         if self.checkpointer is not None and ("checkpoints" in self.modes or "debug" in self.modes):
             chunks.extend(self._emit_checkpoint(new))
         return "ok"
+
+    def _record_rerun(
+        self, new: Snapshot, task_writes: Sequence[tuple[Task, Sequence[tuple[str, Any]]]]
+    ) -> None:
+        """Keep, on a checkpoint the thread had moved past, what its tasks wrote when they
+        ran again: their first writes stay saved under the same task ids, and verify_replay
+        re-folds `new` from these."""
+        self._superseded = False
+        if new.id:
+            via = Task(id=VIA + new.id, name="__via__", path=("__via__",), triggers=(), input=None)
+            self.save_writes(via, [(RERUN, [(t.id, list(w)) for t, w in task_writes])])
 
     def _accept(
         self,

@@ -17,16 +17,17 @@ import immutables
 from langchain_core.runnables import RunnableConfig
 
 from foldgraph._kernel._missing import MISSING
+from foldgraph._kernel._vector import vector
 from foldgraph._kernel.fold import apply, apply_without_step, plan
 from foldgraph._kernel.frozen import as_map, thaw
 from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, ROOT
 from foldgraph._kernel.snapshot import GraphSpec, Snapshot, Task
-from foldgraph.constants import CONF, START
+from foldgraph.constants import CONF, START, TASKS
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.pregel._node import GraphBase, NodeRunner, subgraph_of
 from foldgraph.pregel._protocol import NULL_TASK_ID
 from foldgraph.pregel.debug import map_task_result_writes
-from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
+from foldgraph.types import Command, Interrupt, PregelTask, Send, StateSnapshot
 
 __all__ = ["GraphCore", "own_namespace", "subgraph_of"]
 
@@ -176,12 +177,33 @@ class GraphCore(GraphBase):
         if not self._untracked:
             return values
         untracked = [k for k in self._untracked if k in values]
-        if untracked:
+        sends = values.get(TASKS)
+        if untracked or sends:
             ev = values.mutate()
             for k in untracked:
                 del ev[k]
+            if sends:
+                # A Send's arg (often the whole state) keeps no untracked value, as LangGraph.
+                ev[TASKS] = vector(self._tracked_send(s) for s in sends)
             values = ev.finish()
         return values
+
+    def _tracked_writes(self, writes: Sequence[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+        """Task writes as saved (graphs with untracked channels only): none to those
+        channels, and no untracked value in a Send's arg, as LangGraph saves them."""
+        untracked = self._untracked
+        return tuple(
+            (c, self._tracked_send(v) if c == TASKS else v) for c, v in writes if c not in untracked
+        )
+
+    def _tracked_send(self, send: Any) -> Any:
+        arg = getattr(send, "arg", None)
+        if not isinstance(send, Send) or not isinstance(arg, dict):
+            return send
+        if not any(k in arg for k in self._untracked):
+            return send
+        kept = {k: v for k, v in arg.items() if k not in self._untracked}
+        return Send(send.node, kept, timeout=send.timeout)
 
     def _checkpoint_of(self, snapshot: Snapshot) -> dict[str, Any]:
         return {
@@ -299,7 +321,7 @@ class GraphCore(GraphBase):
                 state_writes = map_task_result_writes(
                     [(c, thaw(v)) for c, v in writes if c in self._state_set]
                 )
-                if self._single_output and self._bare in state_writes:
+                if self._bare in state_writes:  # an entrypoint's return, a root state's value
                     result = state_writes[self._bare]
                 else:
                     result = state_writes or None

@@ -15,12 +15,13 @@ from typing import Any
 import attrs
 
 from foldgraph._kernel.fold import apply, apply_without_step
-from foldgraph._kernel.names import RESUME
+from foldgraph._kernel.names import INTERRUPT, RESUME
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import CONF, START
 from foldgraph.errors import EmptyInputError, InvalidUpdateError
 from foldgraph.pregel import _emit as emit
-from foldgraph.pregel._protocol import NULL_TASK, NULL_TASK_ID, VIA, Emit, Execute
+from foldgraph.pregel._pending import finished
+from foldgraph.pregel._protocol import CARRIED, NULL_TASK, NULL_TASK_ID, VIA, Emit, Execute
 from foldgraph.pregel._replay_state import ReplayState
 from foldgraph.types import Command
 
@@ -47,6 +48,7 @@ class Loading:
             self._loaded_pending = {tid: list(ws) for tid, ws in self._pending.items()}
         value = self.input
         self._saved_from = self.snapshot.id or None
+        self._saved_versions = self.snapshot.versions
         self._loaded_parent = self.snapshot.parent_id or None
         if (
             self.nested
@@ -113,13 +115,20 @@ class Loading:
                 self.save(self.snapshot)
                 self.save_writes(NULL_TASK, writes)
                 return False
+            forks = self._forks()
             if writes:
                 self.snapshot = apply_without_step(spec, self.snapshot, writes)
-                # Kept on the checkpoint (as LangGraph's null-task writes) so that its
-                # state shows the update even before the next step commits.
-                self.save_writes(NULL_TASK, writes)
+                self._carried.append(writes)
+                if not forks:
+                    # Kept on the checkpoint (as LangGraph's null-task writes) so that its
+                    # state shows the update even before the next step commits. Savers
+                    # key a task's writes by position: the updates of earlier resumes of
+                    # this checkpoint come first, so each is saved once and none is lost.
+                    self.save_writes(NULL_TASK, [w for batch in self._carried for w in batch])
             if value.resume is not None:
                 self._assign_resume(value.resume)
+            if forks:  # a Command replaying a past checkpoint: its branch starts with it
+                self._fork()
         elif self.parent_resume:
             # The answer the parent task was resumed with: to the interrupt waiting here,
             # else to the first interrupt() that asks in this run or below (as
@@ -129,21 +138,36 @@ class Loading:
                 self._assign_resume(answer)
             else:
                 self.null_resume.append(answer)
-        elif self._replaying and (
-            self.snapshot.metadata.get("source") not in ("update", "fork") or self._pending
-        ):
-            # Replaying a past checkpoint: branch off it with a copy, then re-run what follows.
-            self._pending = {}
-            self._replaying = False
-            forked = attrs.evolve(self.snapshot, step=self.snapshot.step + 1)
-            self.snapshot = self.stamp(forked, "fork")
-            self.save(self.snapshot)
+        elif self._forks():
+            self._fork()
         if not loaded and not isinstance(value, Command):
             raise EmptyInputError("Received no input for __start__")
         self.emitted_values = True
         if "values" in self.modes:
             yield from emit.values(graph, self.ns, self.snapshot, force=True)
         return True
+
+    def _forks(self) -> bool:
+        """Whether replaying a past checkpoint branches off it with a copy (as LangGraph):
+        always, but for an update or fork the thread has not moved past, which is a
+        branch of its own already."""
+        return self._replaying and (
+            self._superseded or self.snapshot.metadata.get("source") not in ("update", "fork")
+        )
+
+    def _fork(self) -> None:
+        """Branch off the loaded checkpoint with a copy, then re-run what follows."""
+        self._pending = {}
+        self._replaying = False
+        forked = self.stamp(attrs.evolve(self.snapshot, step=self.snapshot.step + 1), "fork")
+        if self._carried and forked.id:
+            # Kept on the checkpoint it branched off, so verify_replay can re-fold it.
+            via = Task(
+                id=VIA + forked.id, name="__via__", path=("__via__",), triggers=(), input=None
+            )
+            self.save_writes(via, [(CARRIED, self._carried)])
+        self.snapshot = forked
+        self.save(self.snapshot)
 
     def _load(self) -> bool:
         if self.checkpointer is None:
@@ -169,25 +193,42 @@ class Loading:
             self.snapshot = self.graph._empty
             return False
         self.snapshot = self.graph._snapshot_of(saved)
-        replaying = bool(mapped) or (
+        value = self.input
+        continues = value is None or isinstance(value, Command)
+        addressed = bool(mapped) or (
             bool(self.config.get(CONF, {}).get("checkpoint_id")) and not self.ns
         )
-        self._replaying = replaying and (self.input is None or bool(mapped))
-        # Time travel asks a checkpoint's interrupts again, so their saved answers go; a
-        # `Command(resume=...)` given with the checkpoint's id answers the next one of a
-        # node that asks several times: the earlier answers stay (as LangGraph).
-        time_travel = replaying and (
-            bool(mapped) or not isinstance(self.input, Command) or self.input.resume is None
-        )
+        # As LangGraph: a checkpoint named by id is travelled back to, unless the run
+        # answers its interrupts; then it is resumed as the latest would be.
+        answers = isinstance(value, Command) and value.resume is not None and not mapped
+        time_travel = addressed and not answers
+        self._replaying = time_travel and (continues or bool(mapped))
+        if addressed and continues:
+            latest = self.checkpointer._stored_tuple(
+                {CONF: {**self._load_config()[CONF], "checkpoint_id": None}}
+            )
+            self._superseded = latest is not None and latest.config[CONF].get(
+                "checkpoint_id"
+            ) != saved.config[CONF].get("checkpoint_id")
+        # Tasks that finished on a checkpoint replayed, or one the thread has moved
+        # past, run again: only their interrupts and the answers given are kept.
+        rerun = time_travel or self._superseded
         pending: dict[str, list[tuple[str, Any]]] = {}
         for tid, chan, val in saved.pending_writes or ():
             if (time_travel and chan == RESUME) or tid.startswith(VIA):
                 continue
+            if rerun and tid != NULL_TASK_ID and chan not in (INTERRUPT, RESUME):
+                continue
             pending.setdefault(tid, []).append((chan, val))
         null_writes = pending.pop(NULL_TASK_ID, None)
-        if null_writes and not replaying:
+        if null_writes:
             self.snapshot = apply_without_step(self.graph.spec, self.snapshot, null_writes)
+            self._carried.append(null_writes)
         self._pending = pending
+        if self.durability == "exit":
+            # Their writes are saved on this checkpoint already: an exit run that stops
+            # here again must not save them twice.
+            self._saved_done = frozenset(t for t, ws in pending.items() if finished(ws))
         return True
 
     def _mapped_checkpoint(self) -> str | None:

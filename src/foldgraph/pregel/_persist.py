@@ -22,7 +22,7 @@ from foldgraph.constants import CONF
 from foldgraph.pregel._core import CHECKPOINT_FORMAT
 from foldgraph.pregel._emit import now_iso
 from foldgraph.pregel._pending import call_task
-from foldgraph.pregel._protocol import CallRecord, TaskResult
+from foldgraph.pregel._protocol import NULL_TASK, CallRecord, TaskResult
 
 __all__ = ["Persistence"]
 
@@ -119,6 +119,14 @@ class Persistence:
             if not final:
                 return
             parent_id = self._saved_from
+            if snapshot.id is not None and snapshot.id == parent_id:
+                # The run stopped on the checkpoint it loaded: that one stays as it was
+                # saved (put again, it would be its own parent). The updates folded into
+                # it are kept as its null-task writes, as the other durabilities do.
+                carried = [w for batch in self._carried for w in batch]
+                if carried:
+                    self.save_writes(NULL_TASK, carried, final=True)
+                return
         else:
             parent_id = snapshot.parent_id
         fast = self._fast_saver
@@ -145,7 +153,11 @@ class Persistence:
         checkpoint = self.graph._checkpoint_of(snapshot)
         config = self._address(parent_id)
         versions = snapshot.versions
-        new_versions = {c: versions[c] for c in snapshot.changed if c in versions}
+        if self.durability == "exit":
+            saved = self._saved_versions or {}
+            new_versions = {c: v for c, v in versions.items() if saved.get(c) != v}
+        else:
+            new_versions = {c: versions[c] for c in snapshot.changed if c in versions}
         metadata = dict(snapshot.metadata)
         if parent_writes is not None:
             # A saver that stores a step in one transaction (see `_batched`) takes the
@@ -185,6 +197,8 @@ class Persistence:
             return
         if self.durability == "exit" and not final:
             return
+        if self.graph._untracked:
+            writes = self.graph._tracked_writes(writes) or _NO_WRITES
         if self._in_memory():
             self.checkpointer._put_runner_writes(
                 self._saver_thread,
@@ -210,6 +224,8 @@ class Persistence:
         """
         if self.durability == "exit":
             return
+        if self.graph._untracked:
+            accepted = [(t, self.graph._tracked_writes(w)) for t, w in accepted]
         fast = self._fast_saver
         if fast is None:
             fast = self._in_memory()
@@ -263,8 +279,10 @@ class Persistence:
         if self.durability != "exit":
             return
         self.save(self.snapshot, final=True)
+        done = self._saved_done if self.snapshot.id == self._saved_from else frozenset()
         for task in tasks:
-            self.save_writes(task, self._pending.get(task.id, ()), final=True)
+            if task.id not in done:
+                self.save_writes(task, self._pending.get(task.id, ()), final=True)
         planned = {t.id for t in tasks}
         for tid, writes in self._pending.items():
             if tid not in planned:  # task calls and error handlers of this step

@@ -17,9 +17,11 @@ from foldgraph.errors import Interrupt
 from foldgraph.pregel._node import NodeOutput
 
 __all__ = [
+    "CARRIED",
     "FG_TASK",
     "NULL_TASK",
     "NULL_TASK_ID",
+    "RERUN",
     "VIA",
     "CallRecord",
     "Emit",
@@ -35,6 +37,14 @@ FG_TASK = "__fg_task__"
 
 VIA = "__via__:"
 """Task-id prefix of the writes that record how `update_state` made a checkpoint."""
+
+CARRIED = "__carried__"
+"""The channel of a fork's `VIA` record: the batches of writes folded into the
+checkpoint it copies before the copy (null-task writes, a Command's update)."""
+
+RERUN = "__rerun__"
+"""The channel of a checkpoint's `VIA` record when its step re-ran tasks that had
+finished on its parent (a resume of a checkpoint the thread had moved past)."""
 
 NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
 NULL_TASK = Task(id=NULL_TASK_ID, name="__input__", path=("__input__",), triggers=(), input=None)

@@ -5,9 +5,13 @@ thread event protocol) and read through its projections, under the names a local
 `GraphRunStream` has: `values`, `messages`, `subgraphs`, `tool_calls`, `output`,
 `interrupted`, `interrupts`, `extensions`, raw events by iterating, `abort()`.
 
-Differences from a local run stream, which the protocol imposes: `interrupted` and
-`interrupts` say what is known now (a local stream runs to the end first); a
-`Command` input may only `resume` (the protocol's `run.start` has no goto/update).
+As a local run stream's, `values` and the other root projections end when the run
+ends or stops at an interrupt, and `output`, `interrupted` and `interrupts` wait for
+that (LangGraph's remote run stream answers `interrupted` with what it knows at the
+moment, and its `output` waits forever on a run stopped at an interrupt). What the
+protocol imposes: a failed run raises `RemoteException` with the server's message,
+not the graph's exception; a `Command` input may only `resume` (the protocol's
+`run.start` has no goto or update).
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from types import TracebackType
 from typing import Any
 
-from foldgraph.types import Command
+import attrs
+
+from foldgraph.types import Command, Interrupt
 
 logger = logging.getLogger("foldgraph.pregel.remote")
 
@@ -68,58 +74,84 @@ def start_input(input: Any) -> Any:
     return input
 
 
+class RemoteException(Exception):
+    """The remote run failed; the argument is the server's error event."""
+
+
+RemoteException.__module__ = "foldgraph.pregel.remote"  # where users import it from
+
+
+_ENDS = ("completed", "failed", "interrupted")
+#: What a projection subscribes to besides its channel: the root events that end the run.
+_STOPS = ["input", "lifecycle"]
+
+
+def _root(event: Mapping[str, Any]) -> bool:
+    return not (event.get("params") or {}).get("namespace")
+
+
+def _data(event: Mapping[str, Any]) -> Any:
+    return (event.get("params") or {}).get("data")
+
+
+def _lifecycle_end(event: Mapping[str, Any]) -> bool:
+    """The root lifecycle event that ends the run: completed, failed or interrupted."""
+    data = _data(event) or {}
+    return event.get("method") == "lifecycle" and _root(event) and data.get("event") in _ENDS
+
+
 def _ends_run(event: Mapping[str, Any]) -> bool:
-    """A root lifecycle event that ends the run: completed, failed or interrupted."""
-    if event.get("method") != "lifecycle":
-        return False
-    params = event.get("params") or {}
-    data = params.get("data") or {}
-    return not params.get("namespace") and data.get("event") in (
-        "completed",
-        "failed",
-        "interrupted",
-    )
+    """A root event after which the run's data stops: it ended, or waits for input."""
+    return _lifecycle_end(event) or (event.get("method") == "input.requested" and _root(event))
 
 
 class _Channel:
-    """A wire channel the SDK has no typed projection for: its events' `params.data`."""
+    """A projection of the root graph: the `params.data` of one channel's events, up to
+    the run's end (or its stop at an interrupt), as a local run's projection ends.
+
+    It reads the channel together with the root's lifecycle and input events on one
+    subscription, so it sees where the run stopped in the order the server sent it.
+    """
 
     def __init__(self, sdk: Any, channel: str) -> None:
         self._sdk = sdk
         self._channel = channel
 
-    def _data(self, event: Mapping[str, Any]) -> Any:
-        if event.get("method") != self._channel:
+    def _item(self, event: Mapping[str, Any]) -> Any:
+        if event.get("method") != self._channel or not _root(event):
             return None
-        params = event.get("params") or {}
-        if params.get("namespace"):
-            return None
-        data = params.get("data")
-        if self._channel == "custom" and isinstance(data, Mapping) and "name" not in data:
+        data = _data(event)
+        if self._channel == "custom":
+            if not isinstance(data, Mapping) or "name" in data:
+                return None  # a named stream: `extensions[name]`
             return data.get("payload")  # what the local `custom` projection yields
         return data
 
     def _events(self) -> Any:
-        return self._sdk.subscribe([self._channel], namespaces=[[]], depth=0)
+        return self._sdk.subscribe([self._channel, *_STOPS], namespaces=[[]], depth=0)
 
     def __iter__(self) -> Iterator[Any]:
         for event in self._events():
-            data = self._data(event)
-            if data is not None:
-                yield data
+            item = self._item(event)
+            if item is not None:
+                yield item
+            if _ends_run(event):
+                return
 
     async def __aiter__(self) -> AsyncIterator[Any]:
         async for event in self._events():
-            data = self._data(event)
-            if data is not None:
-                yield data
+            item = self._item(event)
+            if item is not None:
+                yield item
+            if _ends_run(event):
+                return
 
 
 class _Projections(Mapping[str, Any]):
     """The run's projections by name, as `GraphRunStream.extensions` has them."""
 
-    _TYPED = ("values", "messages", "tool_calls", "subgraphs")
-    _PLAIN = ("updates", "checkpoints", "tasks", "custom")
+    _TYPED = ("messages", "tool_calls", "subgraphs")
+    _PLAIN = ("values", "updates", "checkpoints", "tasks", "custom")
 
     def __init__(self, sdk: Any) -> None:
         self._sdk = sdk
@@ -132,10 +164,41 @@ class _Projections(Mapping[str, Any]):
         return self._sdk.extensions[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._TYPED + self._PLAIN)
+        return iter(self._PLAIN[:1] + self._TYPED + self._PLAIN[1:])
 
     def __len__(self) -> int:
         return len(self._TYPED) + len(self._PLAIN)
+
+
+@attrs.frozen
+class _Stop:
+    """How the run stopped: `completed`, `failed` (with `error`) or `interrupted`, and the
+    thread's values then."""
+
+    how: str
+    error: str | None = None
+    interrupts: tuple[Interrupt, ...] = ()
+    values: Any = None
+
+
+def _stop_of(joined: Any, state: Mapping[str, Any]) -> _Stop:
+    """Where a run stopped, from what `runs.join` answered and the thread's state after.
+
+    Joining the run (rather than reading the event stream once more) cannot miss the
+    end: a subscription opened after the run's last event would wait for another.
+    """
+    if isinstance(joined, Mapping) and "__error__" in joined:
+        error = joined["__error__"] or {}
+        return _Stop("failed", error.get("message") or error.get("error"))
+    pending = tuple(
+        Interrupt(value=i.get("value"), id=i.get("id")) for i in state.get("interrupts") or ()
+    )
+    return _Stop("interrupted" if pending else "completed", None, pending, state.get("values"))
+
+
+def _raise_failed(stop: _Stop) -> None:
+    if stop.how == "failed":
+        raise RemoteException(f"Run errored: {stop.error}" if stop.error else "Run errored")
 
 
 class _Common:
@@ -145,8 +208,8 @@ class _Common:
 
     @property
     def values(self) -> Any:
-        """The state after each step (first the thread's state when reading began)."""
-        return self._sdk.values
+        """The root graph's state after each step, up to the run's end or interrupt."""
+        return _Channel(self._sdk, "values")
 
     @property
     def messages(self) -> Any:
@@ -183,6 +246,7 @@ class RemoteRunStream(_Common):
         self._start = {"input": start_input(input), "config": dict(config), "metadata": metadata}
         self.run_id: str | None = None
         self._closed = False
+        self._stop: _Stop | None = None
 
     def __enter__(self) -> RemoteRunStream:
         if self._closed:
@@ -205,19 +269,30 @@ class RemoteRunStream(_Common):
             self._closed = True
             self._sdk.__exit__(exc_type, exc, tb)
 
+    def _stopped(self) -> _Stop:
+        if self._stop is None:
+            thread_id = self._sdk.thread_id
+            joined = self._client.runs.join(thread_id, self.run_id)
+            self._stop = _stop_of(joined, self._client.threads.get_state(thread_id))
+        return self._stop
+
     @property
     def output(self) -> Any:
-        """The thread's values once the run has ended (an error if it failed)."""
-        return self._sdk.output
+        """The thread's values once the run has stopped (ended, or at an interrupt);
+        `RemoteException` if it failed."""
+        stop = self._stopped()
+        _raise_failed(stop)
+        return stop.values
 
     @property
     def interrupted(self) -> bool:
-        """Whether the run is waiting at an interrupt, as far as the stream has told."""
-        return self._sdk.interrupted
+        """Whether the run stopped at an interrupt (waits until it has stopped)."""
+        return self._stopped().how == "interrupted"
 
     @property
-    def interrupts(self) -> list[Any]:
-        return list(self._sdk.interrupts)
+    def interrupts(self) -> list[Interrupt]:
+        """The interrupts the run stopped at (waits until it has stopped)."""
+        return list(self._stopped().interrupts)
 
     def abort(self) -> None:
         """Cancel the run on the server and close the stream."""
@@ -234,7 +309,7 @@ class RemoteRunStream(_Common):
         """The run's protocol events, up to the one that ends it (as a local run's)."""
         for event in self._sdk.events:
             yield event
-            if _ends_run(event):
+            if _lifecycle_end(event):
                 return
 
     def interleave(self, *names: str) -> Iterator[tuple[str, Any]]:
@@ -254,6 +329,7 @@ class AsyncRemoteRunStream(_Common):
         self._start = {"input": start_input(input), "config": dict(config), "metadata": metadata}
         self.run_id: str | None = None
         self._closed = False
+        self._stop: _Stop | None = None
 
     async def __aenter__(self) -> AsyncRemoteRunStream:
         if self._closed:
@@ -276,15 +352,27 @@ class AsyncRemoteRunStream(_Common):
             self._closed = True
             await self._sdk.__aexit__(exc_type, exc, tb)
 
+    async def _stopped(self) -> _Stop:
+        if self._stop is None:
+            thread_id = self._sdk.thread_id
+            joined = await self._client.runs.join(thread_id, self.run_id)
+            self._stop = _stop_of(joined, await self._client.threads.get_state(thread_id))
+        return self._stop
+
     async def output(self) -> Any:
-        """The thread's values once the run has ended (an error if it failed)."""
-        return await self._sdk.output
+        """The thread's values once the run has stopped (ended, or at an interrupt);
+        `RemoteException` if it failed."""
+        stop = await self._stopped()
+        _raise_failed(stop)
+        return stop.values
 
     async def interrupted(self) -> bool:
-        return self._sdk.interrupted
+        """Whether the run stopped at an interrupt (waits until it has stopped)."""
+        return (await self._stopped()).how == "interrupted"
 
-    async def interrupts(self) -> list[Any]:
-        return list(self._sdk.interrupts)
+    async def interrupts(self) -> list[Interrupt]:
+        """The interrupts the run stopped at (waits until it has stopped)."""
+        return list((await self._stopped()).interrupts)
 
     async def abort(self) -> None:
         """Cancel the run on the server and close the stream."""
@@ -301,5 +389,5 @@ class AsyncRemoteRunStream(_Common):
         """The run's protocol events, up to the one that ends it (as a local run's)."""
         async for event in self._sdk.events:
             yield event
-            if _ends_run(event):
+            if _lifecycle_end(event):
                 return

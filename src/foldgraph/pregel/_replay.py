@@ -26,7 +26,7 @@ from foldgraph._kernel.seal import fingerprint
 from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import CONF, START
 from foldgraph.pregel._core import GraphCore
-from foldgraph.pregel._protocol import NULL_TASK_ID, VIA
+from foldgraph.pregel._protocol import CARRIED, NULL_TASK_ID, RERUN, VIA
 from foldgraph.pregel._state_api import resolve_namespace
 
 __all__ = ["Divergence", "ReplayReport", "verify_replay"]
@@ -229,7 +229,13 @@ def _refold(
             # the run did when it loaded the parent.
             parent = apply_without_step(spec, parent, null_writes)
         tasks = plan(spec, parent)
-        return apply(spec, parent, [(t, parent_writes.get(t.id, [])) for t in tasks])
+        via = parent_writes.get(VIA + stored.id)
+        rerun = dict(via[0][1]) if via and via[0][0] == RERUN else {}
+        return apply(
+            spec,
+            parent,
+            [(t, rerun[t.id] if t.id in rerun else parent_writes.get(t.id, [])) for t in tasks],
+        )
     if source == "update":
         via = parent_writes.get(VIA + stored.id)
         if via is None:
@@ -242,5 +248,8 @@ def _refold(
             original = originals.get(via[0][1])
             return None if original is None else attrs.evolve(original, id=stored.id)
         if stored.parent_id == parent.id:
+            if via and via[0][0] == CARRIED:
+                for batch in via[0][1]:  # what the run folded in before it branched off
+                    parent = apply_without_step(spec, parent, batch)
             return attrs.evolve(parent, step=parent.step + 1)
     return None

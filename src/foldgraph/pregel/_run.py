@@ -118,8 +118,19 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     stop: int = 0
     _pending: dict[str, list[tuple[str, Any]]] = dataclasses.field(default_factory=dict)
     _saved_from: str | None = None
+    _saved_versions: Mapping[str, Any] | None = None
+    """The channel versions of the checkpoint the run loaded: with durability "exit" its
+    one checkpoint stores every channel that changed since then, not only in its last step."""
+    _saved_done: frozenset[str] = frozenset()
+    """With durability "exit": tasks the loaded checkpoint holds finished writes of."""
     _loaded_parent: str | None = None
     _replaying: bool = False
+    _carried: list[list[tuple[str, Any]]] = dataclasses.field(default_factory=list)
+    """Batches of writes folded into the loaded checkpoint before the run's first step
+    (its null-task writes, a Command's update): a fork made of it records them."""
+    _superseded: bool = False
+    """The checkpoint the config's checkpoint_id named is no longer the thread's latest:
+    the tasks that finished on it run again (as LangGraph), and a replay of it forks."""
     _loaded_step: int = -2
     _metadata_extra: dict[str, Any] | None = None
     _metadata_rest: dict[str, Any] | None = None

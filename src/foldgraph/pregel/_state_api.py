@@ -13,15 +13,15 @@ from typing import Any
 
 import attrs
 
-from foldgraph._kernel.fold import apply, plan
-from foldgraph._kernel.names import NS_END, NS_SEP, PULL
+from foldgraph._kernel.fold import apply, apply_without_step, plan
+from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PULL, RESUME
 from foldgraph._kernel.snapshot import Task
 from foldgraph.constants import CONF, END, START
 from foldgraph.errors import InvalidUpdateError
 from foldgraph.pregel._core import GraphCore, own_namespace, subgraph_of
 from foldgraph.pregel._emit import now_iso
 from foldgraph.pregel._prepare import with_str_thread
-from foldgraph.pregel._protocol import VIA
+from foldgraph.pregel._protocol import NULL_TASK_ID, VIA
 from foldgraph.types import StateSnapshot, StateUpdate
 
 __all__ = [
@@ -228,6 +228,11 @@ def bulk_update_state(
         target._snapshot_of(saved) if saved is not None else attrs.evolve(target._empty, step=-1)
     )
     current_config = config
+    # An update of a checkpoint the thread has moved past leaves its writes off it (as
+    # LangGraph): the checkpoint's other children, and clearing it, must not see them.
+    superseded = saved is not None and _moved_past(saver, config, saved)
+    # The writes saved on the loaded checkpoint; a checkpoint this call makes has none.
+    pending_writes: Sequence[Any] = (saved.pending_writes or ()) if saved is not None else ()
     queue = [list(step) for step in supersteps]
     while queue:
         updates = queue.pop(0)
@@ -253,6 +258,8 @@ def bulk_update_state(
                 snapshot.parent_id,
                 [("__copy_of__", snapshot.id)],
             )
+            pending_writes = ()
+            superseded = False
             if first.values:
                 # Copy and update in one go: the updates (`StateUpdate`s or
                 # `(values, as_node)` pairs) are the copy's next superstep.
@@ -266,11 +273,12 @@ def bulk_update_state(
                 queue.insert(0, copied)
             continue
         if first.as_node == END and first.values is None:
-            pending = plan(target.spec, snapshot)
-            new = apply(target.spec, snapshot, [(t, []) for t in pending])
+            new = _cleared(target, snapshot, pending_writes)
             snapshot, current_config = _put(
                 target, saver, config, ns, new, "update", snapshot.id or None, None
             )
+            pending_writes = ()
+            superseded = False
             continue
         source = "update"
         task_writes: list[tuple[Task, list[tuple[str, Any]]]] = []
@@ -308,12 +316,43 @@ def bulk_update_state(
         new = apply(target.spec, base, task_writes)
         made_by = [(_task_record(t), list(w)) for t, w in task_writes]
         recorded = [("__via__", made_by)]
-        results = [(t.id, list(w)) for t, w in task_writes if t.id]
+        results = [] if superseded else [(t.id, list(w)) for t, w in task_writes if t.id]
         snapshot, current_config = _put(
             target, saver, config, ns, new, source, snapshot.id or None, recorded, results
         )
+        pending_writes = ()
+        superseded = False  # the next superstep builds on the checkpoint just made
         fresh = False
     return current_config
+
+
+def _moved_past(saver: Any, config: dict[str, Any], saved: Any) -> bool:
+    """Whether `config` names a checkpoint that is no longer its thread's latest."""
+    if not config.get(CONF, {}).get("checkpoint_id"):
+        return False
+    latest = saver._stored_tuple({CONF: {**config[CONF], "checkpoint_id": None}})
+    return latest is not None and latest.config[CONF].get("checkpoint_id") != saved.config[
+        CONF
+    ].get("checkpoint_id")
+
+
+def _cleared(target: GraphCore, snapshot: Any, pending_writes: Sequence[Any]) -> Any:
+    """The checkpoint an update `as_node=END` with no values makes: its pending tasks end
+    there, with what those that finished wrote, after the `Command` updates saved on it
+    (as LangGraph, which applies both before clearing the tasks)."""
+    null_writes: list[tuple[str, Any]] = []
+    written: dict[str, list[tuple[str, Any]]] = {}
+    for tid, chan, value in pending_writes or ():
+        if tid.startswith(VIA) or chan in (ERROR, INTERRUPT, RESUME):
+            continue
+        if tid == NULL_TASK_ID:
+            null_writes.append((chan, value))
+        else:
+            written.setdefault(tid, []).append((chan, value))
+    if null_writes:
+        snapshot = apply_without_step(target.spec, snapshot, null_writes)
+    tasks = plan(target.spec, snapshot)
+    return apply(target.spec, snapshot, [(t, written.get(t.id, [])) for t in tasks])
 
 
 def _as_node_writes(

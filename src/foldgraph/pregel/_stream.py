@@ -42,6 +42,10 @@ def deliver(
     """Forward a chunk to a parent run, and shape it for this caller (or SKIP)."""
     if run.parent_sink is not None:
         run.parent_sink.append(emit)
+    if run.ns:
+        # A graph streamed inside a node: its caller sees its chunks as a root's, and
+        # those of its own subgraphs below it (as LangGraph's namespaces are relative).
+        emit = Emit(emit.ns[len(run.ns) :], emit.mode, emit.payload)
     if version == "v2":
         return _part(emit, single, output_keys, run.graph.typed_output)
     return _shape(emit, single, subgraphs, output_keys)

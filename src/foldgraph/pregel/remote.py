@@ -19,6 +19,7 @@ from typing import Any
 from langchain_core.runnables import Runnable, RunnableConfig
 
 from foldgraph.errors import GraphInterrupt
+from foldgraph.pregel._remote_stream import RemoteException
 from foldgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
 try:
@@ -34,10 +35,6 @@ __all__ = ["RemoteException", "RemoteGraph"]
 _LOCAL_KEYS = frozenset(
     {"checkpoint_id", "checkpoint_ns", "checkpoint_map", "task_id", "thread_ts", "run_id"}
 )
-
-
-class RemoteException(Exception):
-    """The remote run failed; the argument is the server's error event."""
 
 
 class RemoteGraph(Runnable):

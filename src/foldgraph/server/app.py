@@ -40,6 +40,8 @@ class ServeOptions:
     lease_seconds: float = 20.0
     max_attempts: int = 3
     drain_seconds: float = 30.0
+    host: str = "127.0.0.1"
+    ui: bool = True
 
 
 def default_database(config: ServerConfig) -> str:
@@ -62,11 +64,19 @@ async def open_backend(
         from foldgraph.checkpoint.memory import InMemorySaver
         from foldgraph.server.storage.sqlite import SqliteStorage
         from foldgraph.store.memory import InMemoryStore
+        from foldgraph.store.sqlite.aio import AsyncSqliteStore
 
         storage = SqliteStorage(":memory:")
         await storage.setup()
         try:
-            yield storage, InMemorySaver(), InMemoryStore(index=index)
+            if ttl:  # InMemoryStore has no TTLs; an in-memory SQLite store does
+                async with AsyncSqliteStore.from_conn_string(
+                    ":memory:", index=index, ttl=ttl
+                ) as st:
+                    await st.setup()
+                    yield storage, InMemorySaver(), st
+            else:
+                yield storage, InMemorySaver(), InMemoryStore(index=index)
         finally:
             await storage.close()
         return
@@ -144,21 +154,32 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
 
     The graphs are imported here, so a graph that cannot load fails before serving.
     """
+    from foldgraph.server.checkpointer import checkpointer_settings
     from foldgraph.server.graphs import load_graphs
+    from foldgraph.server.ttl import ThreadTTLPolicy
 
     options = options or ServeOptions()
     loaded = load_graphs(config)
+    saver_settings = checkpointer_settings(config)
+    ttl_policy = ThreadTTLPolicy.from_config(
+        (config.checkpointer or {}).get("ttl"), "langgraph.json"
+    )
+    viewer = _viewer(config, options, loaded)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        from foldgraph.server.checkpointer import open_checkpointer
+        from foldgraph.server.config import ConfigError
         from foldgraph.server.crons import CronScheduler
         from foldgraph.server.graphs import GraphRegistry
         from foldgraph.server.scaling import open_queue, sweeping
-        from foldgraph.server.service import Service
+        from foldgraph.server.service import KEEP_LATEST_NEEDS_PRUNE, Service
+        from foldgraph.server.ttl import ThreadSweeper
         from foldgraph.server.worker import Executor
 
         async with (
-            open_backend(config, options) as (storage, saver, store),
+            open_backend(config, options) as (storage, built_in, store),
+            open_checkpointer(saver_settings, built_in) as saver,
             open_queue(storage, options) as queue,
             sweeping(storage, queue),
         ):
@@ -180,18 +201,35 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
                 checkpointer=saver,
                 store=store,
                 auth=app.state.auth,
+                ttl=ttl_policy,
             )
+            if ttl_policy.strategy == "keep_latest" and not service.can_prune():
+                raise ConfigError(f"langgraph.json: checkpointer.ttl: {KEEP_LATEST_NEEDS_PRUNE}")
             app.state.service = service
             await service.ensure_system_assistants()
+            if viewer is not None:
+                try:
+                    viewer.open()
+                except Exception:  # the API serves on; /ui says it is not there
+                    logger.exception("the viewer at /ui could not open %s", viewer.target)
             if options.role != "api":
                 await executor.start()
             crons = CronScheduler(service)
             await crons.start()
+            sweeper = ThreadSweeper(service, ttl_policy)
+            await sweeper.start()
+            if ((config.store or {}).get("ttl") or {}).get("sweep_interval_minutes"):
+                await store.start_ttl_sweeper()
             try:
                 yield
             finally:
+                await sweeper.stop()
                 await crons.stop()
                 await executor.stop()
+                with contextlib.suppress(Exception):
+                    await store.stop_ttl_sweeper()
+                if viewer is not None:
+                    viewer.close()
 
     from foldgraph.server.auth import load_auth
 
@@ -208,9 +246,28 @@ def create_app(config: ServerConfig, options: ServeOptions | None = None) -> Sta
         exception_handlers={HTTPError: _http_error, Exception: _server_error},
     )
     app.state.auth = load_auth(config)
+    app.state.viewer = viewer
+    if viewer is not None:
+        from starlette.routing import Mount
+
+        app.router.routes.append(Mount("/ui", app=viewer))
     if options.role != "worker":
         _mount_custom_app(app, config)
     return app
+
+
+def _viewer(config: ServerConfig, options: ServeOptions, loaded: dict[str, Any]) -> Any:
+    """The viewer to mount at /ui (see `server.viewer`), or None (logged, with why)."""
+    from foldgraph.pregel import Pregel
+    from foldgraph.server.viewer import ViewerMount, database_target, why_not_mounted
+
+    reason = why_not_mounted(config, options)
+    if reason is not None:
+        logger.info("the viewer is not served at /ui: %s", reason)
+        return None
+    target = database_target(options.database_url, default_database(config))
+    drawable = {name: g for name, g in loaded.items() if isinstance(g, Pregel)}
+    return ViewerMount(target, drawable)
 
 
 def _routes(config: ServerConfig) -> list[Any]:

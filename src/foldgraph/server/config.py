@@ -60,6 +60,9 @@ _HTTP_KEYS = frozenset(
     }
 )
 _AUTH_KEYS = frozenset({"path", "disable_studio_auth", "openapi", "cache"})
+_CHECKPOINTER_KEYS = frozenset({"path", "ttl", "serde"})
+_TTL_KEYS = frozenset({"strategy", "default_ttl", "sweep_interval_minutes", "sweep_limit"})
+_SERDE_KEYS = frozenset({"allowed_json_modules", "allowed_msgpack_modules", "pickle_fallback"})
 
 
 class ConfigError(ValueError):
@@ -130,12 +133,22 @@ def parse_config(raw: Any, root: pathlib.Path, *, source: str = DEFAULT_CONFIG) 
         if key not in _AUTH_KEYS:
             warnings.append(f"{source}: unknown key 'auth.{key}' is ignored")
     checkpointer = _section(raw, "checkpointer", source)
-    if checkpointer:
-        warnings.append(
-            f"{source}: 'checkpointer' settings ({', '.join(sorted(checkpointer))}) are not "
-            "supported by foldgraph and are ignored: the server keeps every checkpoint in its "
-            "database (see --database-url)"
-        )
+    for key, value in checkpointer.items():
+        if key not in _CHECKPOINTER_KEYS:
+            warnings.append(f"{source}: unknown key 'checkpointer.{key}' is ignored")
+        elif key == "path" and not (isinstance(value, str) and ":" in value):
+            raise ConfigError(
+                f"{source}: checkpointer.path must be './file.py:name' or 'module:name' naming "
+                f"an async context manager that yields a checkpointer, got {value!r}"
+            )
+        elif key in ("ttl", "serde") and value is not None and not isinstance(value, dict):
+            raise ConfigError(f"{source}: checkpointer.{key} must be an object")
+    for key in checkpointer.get("ttl") or {}:
+        if key not in _TTL_KEYS:
+            warnings.append(f"{source}: unknown key 'checkpointer.ttl.{key}' is ignored")
+    for key in checkpointer.get("serde") or {}:
+        if key not in _SERDE_KEYS:
+            warnings.append(f"{source}: unknown key 'checkpointer.serde.{key}' is ignored")
     store = _section(raw, "store", source)
     for key in store:
         if key not in ("index", "ttl"):

@@ -27,6 +27,11 @@ from foldgraph.server.streaming import STREAM_MODES
 from foldgraph.server.worker import Executor
 
 MULTITASK = ("reject", "interrupt", "rollback", "enqueue")
+KEEP_LATEST_NEEDS_PRUNE = (
+    '"ttl.strategy": "keep_latest" prunes old checkpoints, which this server\'s checkpointer '
+    'cannot do (the in-memory one keeps them all): use "delete", or a SQLite or '
+    "PostgreSQL database"
+)
 
 
 class Service:
@@ -43,6 +48,7 @@ class Service:
         checkpointer: Any,
         store: Any,
         auth: Any = None,
+        ttl: Any = None,
     ) -> None:
         self.config = config
         self.storage = storage
@@ -52,6 +58,9 @@ class Service:
         self.checkpointer = checkpointer
         self.store = store
         self.auth = auth
+        from foldgraph.server.ttl import ThreadTTLPolicy
+
+        self.ttl: ThreadTTLPolicy = ttl or ThreadTTLPolicy()
 
     # -- start-up ------------------------------------------------------------------------
 
@@ -142,6 +151,48 @@ class Service:
         async with self.graphs.open(graph_id, config) as graph:
             yield graph
 
+    async def set_thread_ttl(self, thread_id: str, value: Any) -> None:
+        """Give the thread the `ttl` a request asked for (422 naming the field if wrong)."""
+        strategy, minutes = self.thread_ttl(value)
+        await self.storage.set_thread_ttl(thread_id, strategy, minutes, time.time() + minutes * 60)
+
+    def thread_ttl(self, value: Any) -> tuple[str, float]:
+        """`(strategy, minutes)` of a request's `ttl` (422 naming the field if wrong)."""
+        from foldgraph.server.ttl import parse_thread_ttl
+
+        try:
+            strategy, minutes = parse_thread_ttl(value, self.ttl)
+        except ValueError as err:
+            raise HTTPError(422, str(err)) from None
+        if strategy == "keep_latest" and not self.can_prune():
+            raise HTTPError(422, KEEP_LATEST_NEEDS_PRUNE)
+        return strategy, minutes
+
+    def can_prune(self) -> bool:
+        """Whether the checkpointer drops old checkpoints (`ttl` strategy `keep_latest`)."""
+        from foldgraph.checkpoint.base import BaseCheckpointSaver
+
+        saver = self.checkpointer
+        return saver is not None and type(saver).prune is not BaseCheckpointSaver.prune
+
+    async def default_thread_ttl(self, thread_id: str) -> None:
+        """langgraph.json's `checkpointer.ttl.default_ttl` for a thread without a TTL."""
+        minutes = self.ttl.default_ttl
+        if minutes is not None:
+            expires_at = time.time() + minutes * 60
+            await self.storage.set_thread_ttl(
+                thread_id, self.ttl.strategy, minutes, expires_at, keep_existing=True
+            )
+
+    async def delete_thread_data(self, thread_id: str) -> None:
+        """Delete the thread, its runs, checkpoints, TTL and event log."""
+        from foldgraph.server.protocol.log import stream_id
+
+        await self.storage.delete_thread(thread_id)
+        if self.checkpointer is not None:
+            await self.checkpointer.adelete_thread(thread_id)
+        await self.queue.forget(stream_id(thread_id))
+
     # -- runs ------------------------------------------------------------------------------
 
     async def create_run(
@@ -176,7 +227,7 @@ class Service:
             if thread is None:
                 if options["if_not_exists"] != "create":
                     raise HTTPError(404, f"Thread with ID {thread_id} not found")
-                await self.storage.put_thread(
+                thread = await self.storage.put_thread(
                     self.new_thread(thread_id, thread_metadata), if_exists="do_nothing"
                 )
             strategy = options["multitask_strategy"]
@@ -190,6 +241,17 @@ class Service:
             if active and strategy in ("interrupt", "rollback"):
                 for other in active:
                     await self.cancel_run(other, strategy)
+        await self.default_thread_ttl(thread_id)
+        stamps = {"graph_id": assistant["graph_id"], "assistant_id": assistant["assistant_id"]}
+        # As LangGraph's server: the assistant's metadata, then the thread's (with the
+        # graph and assistant it now runs), then the run's own. The run's config carries
+        # it, so every checkpoint the run writes has it too.
+        metadata = {
+            **(assistant.get("metadata") or {}),
+            **(thread["metadata"] or {}),
+            **stamps,
+            **metadata,
+        }
         stamp = now_iso()
         run = {
             "run_id": run_id,
@@ -204,13 +266,7 @@ class Service:
         }
         await self.storage.patch_thread(
             thread_id,
-            {
-                "status": "busy",
-                "metadata": {
-                    "graph_id": assistant["graph_id"],
-                    "assistant_id": assistant["assistant_id"],
-                },
-            },
+            {"status": "busy", "metadata": stamps},
         )
         await self.queue.enqueue(run, runnable_at=time.time() + options["after_seconds"])
         return run

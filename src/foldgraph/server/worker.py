@@ -383,9 +383,10 @@ class Executor:
             asyncio.get_running_loop().create_task(_call_webhook(webhook, record))
 
     async def _patch_thread_if_idle(self, thread_id: str, changes: dict[str, Any]) -> None:
-        # Another run queued on the thread keeps it busy.
-        others = [r for r in await self.storage.active_runs(thread_id) if r["status"] == "pending"]
-        if others:
+        # Another run queued on the thread keeps it busy, and so does one running: once
+        # this run's status is stored, another worker may claim the thread's next run
+        # before this one gets here.
+        if await self.storage.active_runs(thread_id):
             changes = {**changes, "status": "busy"}
         with contextlib.suppress(LookupError):
             await self.storage.patch_thread(thread_id, changes)

@@ -1,7 +1,10 @@
 """`LocalQueue`: the run queue's signals inside one process (asyncio events, in-memory logs).
 
 Each run gets a `_Log` when it is queued: the events published so far and a
-condition subscribers wait on. A subscriber reads the log from where it starts
+future that is resolved (and replaced) when one more is published or the run ends.
+Readers wait on it with `asyncio.wait`, which neither takes a lock nor cancels what
+it waits for: a reader cancelled while it waits (a client that went away) leaves
+nothing behind that could stop the others. A subscriber reads the log from where it starts
 and waits for more, so a client that reconnects with `Last-Event-ID` misses
 nothing while the log is kept. Logs of ended runs are kept for `keep_seconds`
 (resumable runs) or dropped at once when nobody is reading. A thread's event log
@@ -21,12 +24,21 @@ from foldgraph.server.storage.base import Storage
 
 
 class _Log:
-    __slots__ = ("cond", "ended_at", "events", "offset", "outcome", "readers", "resumable", "used")
+    __slots__ = (
+        "changed",
+        "ended_at",
+        "events",
+        "offset",
+        "outcome",
+        "readers",
+        "resumable",
+        "used",
+    )
 
     def __init__(self, resumable: bool) -> None:
         self.events: list[StreamEvent] = []
         self.offset = 0  # events let go of (`trim`): ids count on from there
-        self.cond = asyncio.Condition()
+        self.changed: asyncio.Future[None] | None = None
         self.outcome: RunOutcome | None = None
         self.resumable = resumable
         self.ended_at = 0.0
@@ -37,6 +49,17 @@ class _Log:
     def end(self) -> int:
         """The id of the last event (ids count from 1)."""
         return self.offset + len(self.events)
+
+    def waiter(self) -> asyncio.Future[None]:
+        """A future resolved at the log's next change."""
+        if self.changed is None:
+            self.changed = asyncio.get_running_loop().create_future()
+        return self.changed
+
+    def wake(self) -> None:
+        changed, self.changed = self.changed, None
+        if changed is not None and not changed.done():
+            changed.set_result(None)
 
 
 class LocalQueue(RunQueue):
@@ -97,8 +120,7 @@ class LocalQueue(RunQueue):
         thread_id = self._thread_of.get(run_id)
         for watcher in self._watchers.get(thread_id, ()) if thread_id else ():
             watcher.put_nowait(item)
-        async with log.cond:
-            log.cond.notify_all()
+        log.wake()
         return item.id
 
     async def close(self, run_id: str, outcome: RunOutcome) -> None:
@@ -107,8 +129,7 @@ class LocalQueue(RunQueue):
             log = self._logs[run_id] = _Log(False)
         log.outcome = outcome
         log.ended_at = time.monotonic()
-        async with log.cond:
-            log.cond.notify_all()
+        log.wake()
 
     async def subscribe(
         self,
@@ -137,15 +158,10 @@ class LocalQueue(RunQueue):
                     position = max(position + 1, log.offset)
                 if log.outcome is not None:
                     return
-                idle = False
-                async with log.cond:
-                    if position >= log.end and log.outcome is None:
-                        try:
-                            await asyncio.wait_for(log.cond.wait(), heartbeat)
-                        except TimeoutError:
-                            idle = True
-                if idle:
-                    yield None
+                if position >= log.end and log.outcome is None:
+                    changed, _ = await asyncio.wait({log.waiter()}, timeout=heartbeat)
+                    if not changed:
+                        yield None
         finally:
             log.readers -= 1
             log.used = time.monotonic()
@@ -172,9 +188,12 @@ class LocalQueue(RunQueue):
         log = self._logs.get(run_id)
         if log is None:
             return None
-        if log.outcome is None:
-            async with log.cond:
-                await asyncio.wait_for(log.cond.wait_for(lambda: log.outcome is not None), timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while log.outcome is None:
+            left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+            changed, _ = await asyncio.wait({log.waiter()}, timeout=left)
+            if not changed and log.outcome is None:
+                raise TimeoutError(f"run {run_id} did not end within {timeout}s")
         return log.outcome
 
     async def trim(self, stream_id: str, through: str) -> None:

@@ -25,9 +25,9 @@ from foldgraph.server.http import (
     select,
     uuid_param,
 )
-from foldgraph.server.protocol.log import stream_id
 from foldgraph.server.service import Service, thread_json
 from foldgraph.server.storage.base import Conflict, NotFound, new_id, now_iso
+from foldgraph.server.ttl import ttl_json
 
 
 def _service(request: Request) -> Service:
@@ -76,6 +76,9 @@ async def create_thread(request: Request) -> Response:
     supersteps = field(body, "supersteps", "array")
     if graph_id is not None:
         metadata = {**metadata, "graph_id": graph_id}
+    ttl = body.get("ttl")
+    if ttl is not None:
+        service.thread_ttl(ttl)  # checked before anything is made
     value = {"thread_id": thread_id, "metadata": dict(metadata), "if_exists": if_exists}
     await allow(request, "threads", "create", value)
     metadata = value["metadata"]
@@ -93,6 +96,11 @@ async def create_thread(request: Request) -> Response:
             metadata=thread["metadata"],
             missing=f"Thread with ID {thread['thread_id']} not found",
         )
+    if thread is record:
+        if ttl is not None:
+            await service.set_thread_ttl(thread["thread_id"], ttl)
+        else:
+            await service.default_thread_ttl(thread["thread_id"])
     if supersteps and thread is record:
         thread = await _apply_supersteps(service, thread, supersteps)
     return JSONResponse(thread_json(thread))
@@ -150,7 +158,12 @@ async def refresh_thread(service: Service, thread_id: str, graph: Any) -> dict[s
 
 
 async def get_thread(request: Request) -> Response:
-    return JSONResponse(thread_json(await owned_thread(request)))
+    thread = thread_json(await owned_thread(request))
+    include = {i for part in request.query_params.getlist("include") for i in part.split(",")}
+    if "ttl" in include:
+        row = await _service(request).storage.get_thread_ttl(thread["thread_id"])
+        thread["ttl"] = ttl_json(row)
+    return JSONResponse(thread)
 
 
 async def patch_thread(request: Request) -> Response:
@@ -158,12 +171,19 @@ async def patch_thread(request: Request) -> Response:
     thread_id = _tid(request)
     body = await read_object(request)
     metadata = field(body, "metadata", "object", default={})
+    ttl = body.get("ttl")
+    if ttl is not None:
+        service.thread_ttl(ttl)
     value = {"metadata": dict(metadata)}
     await owned_thread(request, "update", value)
     try:
         thread = await service.storage.patch_thread(thread_id, {"metadata": value["metadata"]})
     except NotFound as err:
         raise HTTPError(404, str(err)) from None
+    if ttl is not None:
+        await service.set_thread_ttl(thread_id, ttl)
+    if request.headers.get("prefer", "").replace(" ", "") == "return=minimal":
+        return Response(status_code=204)
     return JSONResponse(thread_json(thread))
 
 
@@ -173,10 +193,7 @@ async def delete_thread(request: Request) -> Response:
     thread = await owned_thread(request, "delete")
     for run in await service.storage.active_runs(thread_id):
         await service.cancel_run(run, "interrupt")
-    await service.storage.delete_thread(thread["thread_id"])
-    if service.checkpointer is not None:
-        await service.checkpointer.adelete_thread(thread_id)
-    await service.queue.forget(stream_id(thread_id))
+    await service.delete_thread_data(thread["thread_id"])
     return Response(status_code=204)
 
 
@@ -225,6 +242,7 @@ async def copy_thread(request: Request) -> Response:
     source = await owned_thread(request)
     copy = service.new_thread(new_id(), source["metadata"])
     await service.storage.put_thread(copy)
+    await service.default_thread_ttl(copy["thread_id"])
     saver = service.checkpointer
     if saver is not None:
         tuples = [
@@ -277,10 +295,7 @@ async def prune_threads(request: Request) -> Response:
             continue
         pruned += 1
         if strategy == "delete":
-            await service.storage.delete_thread(thread["thread_id"])
-            if service.checkpointer is not None:
-                await service.checkpointer.adelete_thread(thread["thread_id"])
-            await service.queue.forget(stream_id(thread["thread_id"]))
+            await service.delete_thread_data(thread["thread_id"])
         elif service.checkpointer is not None:
             await service.checkpointer.aprune([thread["thread_id"]], strategy="keep_latest")
     return JSONResponse({"pruned_count": pruned})

@@ -54,6 +54,7 @@ _THREAD_COLS = (
     "error",
     "has_state",
 )
+_TTL_COLS = ("thread_id", "strategy", "minutes", "expires_at")
 _RUN_COLS = (
     "run_id",
     "thread_id",
@@ -163,6 +164,12 @@ class SqlStorage(Storage, abc.ABC):
                 created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
                 runnable_at {self.real} NOT NULL, worker_id TEXT,
                 attempt INTEGER NOT NULL DEFAULT 0)""",
+            # A thread's time to live (langgraph.json's checkpointer.ttl, or the thread's own):
+            # `expires_at` (seconds since the epoch) is when the sweeper looks at it next.
+            f"""CREATE TABLE IF NOT EXISTS srv_thread_ttls (
+                thread_id TEXT PRIMARY KEY, strategy TEXT NOT NULL,
+                minutes {self.real} NOT NULL, expires_at {self.real} NOT NULL)""",
+            "CREATE INDEX IF NOT EXISTS srv_thread_ttls_due ON srv_thread_ttls (expires_at)",
             "CREATE INDEX IF NOT EXISTS srv_runs_thread ON srv_runs (thread_id, status)",
             "CREATE INDEX IF NOT EXISTS srv_runs_queue ON srv_runs (status, runnable_at)",
             """CREATE TABLE IF NOT EXISTS srv_crons (
@@ -430,7 +437,53 @@ class SqlStorage(Storage, abc.ABC):
                 self._q("DELETE FROM srv_threads WHERE thread_id = ?"), [thread_id]
             )
             await self._execute(self._q("DELETE FROM srv_runs WHERE thread_id = ?"), [thread_id])
+            await self._execute(
+                self._q("DELETE FROM srv_thread_ttls WHERE thread_id = ?"), [thread_id]
+            )
         return n > 0
+
+    # -- thread TTLs -------------------------------------------------------------------
+
+    async def set_thread_ttl(
+        self,
+        thread_id: str,
+        strategy: str,
+        minutes: float,
+        expires_at: float,
+        *,
+        keep_existing: bool = False,
+    ) -> None:
+        action = (
+            "NOTHING"
+            if keep_existing
+            else "UPDATE SET strategy = EXCLUDED.strategy, minutes = EXCLUDED.minutes,"
+            " expires_at = EXCLUDED.expires_at"
+        )
+        await self._execute(
+            self._q(
+                "INSERT INTO srv_thread_ttls (thread_id, strategy, minutes, expires_at)"
+                f" VALUES (?, ?, ?, ?) ON CONFLICT (thread_id) DO {action}"
+            ),
+            [thread_id, strategy, float(minutes), float(expires_at)],
+        )
+
+    async def get_thread_ttl(self, thread_id: str) -> Json | None:
+        return await self._one(
+            _TTL_COLS,
+            f"SELECT {', '.join(_TTL_COLS)} FROM srv_thread_ttls WHERE thread_id = ?",
+            [thread_id],
+        )
+
+    async def due_thread_ttls(self, now: float, limit: int) -> list[Json]:
+        return await self._many(
+            _TTL_COLS,
+            f"SELECT {', '.join(_TTL_COLS)} FROM srv_thread_ttls WHERE expires_at <= ?"
+            " ORDER BY expires_at LIMIT ?",
+            [now, limit],
+        )
+
+    async def delete_thread_ttl(self, thread_id: str) -> None:
+        await self._execute(self._q("DELETE FROM srv_thread_ttls WHERE thread_id = ?"), [thread_id])
 
     def _thread_filters(
         self,

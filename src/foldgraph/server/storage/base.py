@@ -132,7 +132,30 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def delete_thread(self, thread_id: str) -> bool:
-        """Delete the thread and its runs."""
+        """Delete the thread, its runs and its time to live."""
+
+    @abc.abstractmethod
+    async def set_thread_ttl(
+        self,
+        thread_id: str,
+        strategy: str,
+        minutes: float,
+        expires_at: float,
+        *,
+        keep_existing: bool = False,
+    ) -> None:
+        """Give the thread a time to live (`keep_existing`: unless it has one)."""
+
+    @abc.abstractmethod
+    async def get_thread_ttl(self, thread_id: str) -> Json | None:
+        """`{"thread_id", "strategy", "minutes", "expires_at"}` or None."""
+
+    @abc.abstractmethod
+    async def due_thread_ttls(self, now: float, limit: int) -> list[Json]:
+        """Up to `limit` TTLs whose `expires_at` is at or before `now`, soonest first."""
+
+    @abc.abstractmethod
+    async def delete_thread_ttl(self, thread_id: str) -> None: ...
 
     @abc.abstractmethod
     async def search_threads(
