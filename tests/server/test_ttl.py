@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import operator
 import pathlib
 import time
 import uuid
+from typing import Annotated
 
 import httpx
 import pytest
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import UnprocessableEntityError
+from typing_extensions import TypedDict
 
 from foldgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from foldgraph.server.config import ConfigError
@@ -31,17 +34,14 @@ pytestmark = pytest.mark.timeout(60)
 # -- the sweeper -------------------------------------------------------------------------------
 
 
+class _State(TypedDict):
+    items: Annotated[list, operator.add]
+
+
 def _chain():
-    import operator
-    from typing import Annotated
-
-    from typing_extensions import TypedDict
-
     from foldgraph.graph import START, StateGraph
 
-    class State(TypedDict):
-        items: Annotated[list, operator.add]
-
+    State = _State
     builder = StateGraph(State)
     builder.add_node("a", lambda s: {"items": ["a"]})
     builder.add_node("b", lambda s: {"items": ["b"]})

@@ -159,7 +159,35 @@ class Persistence:
         else:
             new_versions = {c: versions[c] for c in snapshot.changed if c in versions}
         metadata = dict(snapshot.metadata)
+        if parent_writes is not None:
+            # A saver that stores a step in one transaction (see `_batched`) takes the
+            # step's task writes (on the parent) with its checkpoint.
+            calls = self._write_calls(parent_writes, parent_id)
+            self._persist(
+                self.checkpointer._put_step, config, checkpoint, metadata, new_versions, calls
+            )
+            return
         self._persist(self.checkpointer.put, config, checkpoint, metadata, new_versions)
+
+    def _batched(self) -> bool:
+        """Whether the saver stores a step's task writes and checkpoint in one call
+        (`_put_step` / `_put_writes_many`: the SQL savers, unless a subclass overrides
+        `put` or `put_writes`, which are then called one by one, as LangGraph does)."""
+        batched = self._batched_saver
+        if batched is None:
+            check = getattr(self.checkpointer, "_steps_batched", None)
+            batched = self._batched_saver = bool(check is not None and check())
+        return batched
+
+    def _write_calls(
+        self, accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]], checkpoint_id: str | None
+    ) -> list[tuple[Any, ...]]:
+        """`put_writes` arguments for the writes of tasks that finished, in order."""
+        config = self._address(checkpoint_id)
+        return [
+            (config, list(writes or _NO_WRITES), task.id, path_text(task.path))
+            for task, writes in accepted
+        ]
 
     def save_writes(
         self, task: Task, writes: Sequence[tuple[str, Any]], *, final: bool = False
@@ -190,9 +218,9 @@ class Persistence:
         """Save the writes of tasks that finished, one after the other (a task that wrote
         nothing saves one `__no_writes__` write).
 
-        `defer`: the step is about to commit, and the in-memory saver may take them
-        with its checkpoint (`save`'s `parent_writes`); `_commit` saves them itself
-        if the step fails instead.
+        `defer`: the step is about to commit, and the in-memory saver (or a saver that
+        stores a step in one transaction) may take them with its checkpoint (`save`'s
+        `parent_writes`); `_commit` saves them itself if the step fails instead.
         """
         if self.durability == "exit":
             return
@@ -208,6 +236,13 @@ class Persistence:
             self.checkpointer._put_runner_writes(
                 self._saver_thread, self.checkpoint_ns, self.snapshot.id, _records(accepted)
             )
+            return
+        if self.checkpointer is not None and self._batched():
+            if defer and self.snapshot.id:
+                self._deferred_writes = accepted
+                return
+            calls = self._write_calls(accepted, self.snapshot.id)
+            self._persist(self.checkpointer._put_writes_many, calls)
             return
         for task, writes in accepted:
             self.save_writes(task, writes or _NO_WRITES)

@@ -137,6 +137,8 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     """What every checkpoint of the run has in its metadata besides source and step."""
     _run_parents: dict[str, str] | None = None
     _fast_saver: bool | None = None
+    _batched_saver: bool | None = None
+    """Whether the saver stores a step in one call (see `Persistence._batched`)."""
     _saver_thread: Any = None
     """The thread id the in-memory saver is handed (set with `_fast_saver`)."""
     control: Any = None

@@ -16,7 +16,7 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from foldgraph.errors import GraphDrained
@@ -237,6 +237,9 @@ class Executor:
         assistant: Json | None = None
         graph = None
         config: dict[str, Any] = {}
+        # A protocol run's closing events, logged after its status is stored (or, when
+        # the run goes on elsewhere, as it stops here).
+        ending: list[Callable[[], Awaitable[None]]] = []
         try:
             lost = run.get("attempt", 1) - run.get("drains", 0)
             if self.leased and lost > self.queue.max_attempts:
@@ -269,7 +272,7 @@ class Executor:
                     "control": control,
                 }
                 if kwargs.get("protocol"):  # started with the thread event protocol (v3)
-                    stream = protocol_run(self.queue, run, graph, given, config, options)
+                    stream = protocol_run(self.queue, run, graph, given, config, options, ending)
                 elif "events" in shaper.modes:
                     stream = self._with_events(graph, run_id, given, config, options)
                 else:
@@ -279,9 +282,10 @@ class Executor:
                         output = chunk
                     for event, data in shaper.shape(ns, mode, chunk, config):
                         await self.queue.publish(run_id, event, data)
-                await self._settle(run, graph, config, "success", None, output)
+                await self._settle(run, graph, config, "success", None, output, ending)
         except GraphDrained:
             # The worker is stopping: the run's last step is saved; another worker goes on.
+            await asyncio.shield(_log_ending(ending))
             await asyncio.shield(self._release(run))
         except asyncio.CancelledError:
             if run_id in self._abandoned:
@@ -297,6 +301,7 @@ class Executor:
                 # Another worker resumed the run (this one was cut off past its lease): the
                 # saver refused this attempt's step, and the run goes on there.
                 logger.warning("run %s continues on another worker; dropped here", run_id)
+                await _log_ending(ending)
                 return
             if self.leased and database_unreachable(err):
                 # Not the graph's fault: the database went away under it. The run goes back
@@ -304,12 +309,13 @@ class Executor:
                 # This worker claims nothing more until the database and Redis answer.
                 logger.warning("run %s lost the database (%s); it will be resumed", run_id, err)
                 self._unreachable.set()
+                await asyncio.shield(_log_ending(ending))
                 delay = self.queue.retry_delay(run.get("attempt", 1))
                 await asyncio.shield(self._release(run, delay=delay))
                 return
             logger.info("run %s failed: %s: %s", run_id, type(err).__name__, err)
             await self.queue.publish(run_id, "error", serde.dumps(serde.error_json(err)))
-            await self._settle(run, graph, config, "error", err, output)
+            await self._settle(run, graph, config, "error", err, output, ending)
         finally:
             unregister()
 
@@ -333,8 +339,10 @@ class Executor:
         status: str,
         error: BaseException | None,
         output: Any,
+        ending: list[Callable[[], Awaitable[None]]] | None = None,
     ) -> None:
-        """Store how the run ended, update its thread, and answer `wait` / `join`."""
+        """Store how the run ended, update its thread, log the run's end, and answer
+        `wait` / `join`."""
         run_id, thread_id = run["run_id"], run["thread_id"]
         kwargs = run["kwargs"]
         thread_changes: dict[str, Any] = {"status": "idle"}
@@ -372,6 +380,8 @@ class Executor:
             await self._delete_thread(thread_id)
         else:
             await self._patch_thread_if_idle(thread_id, thread_changes)
+        if ending:
+            await _log_ending(ending)
         # The `end` event the SDK documents: it tells a client the run is over, so the SDK
         # does not ask for the run's status before it stops reading.
         await self.queue.publish(run_id, "end", serde.dumps({"run_id": run_id, "status": status}))
@@ -441,6 +451,12 @@ class Executor:
         if self.checkpointer is not None:
             with contextlib.suppress(Exception):
                 await self.checkpointer.adelete_thread(thread_id)
+
+
+async def _log_ending(ending: list[Callable[[], Awaitable[None]]]) -> None:
+    """Log a protocol run's closing events once, whichever path ends the run here."""
+    while ending:
+        await ending.pop(0)()
 
 
 def database_unreachable(err: BaseException) -> bool:

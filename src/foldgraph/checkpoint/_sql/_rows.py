@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import immutables
+
 from foldgraph.checkpoint.base import PendingWrite, get_checkpoint_id, writes_sort_key
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ WRITE_COLUMNS = (
 class _Recent:
     """What a saver keeps of the last checkpoint it wrote or loaded in a namespace."""
 
-    __slots__ = ("at", "checkpoint_id", "depths", "objects", "seq", "versions")
+    __slots__ = ("at", "checkpoint_id", "depths", "objects", "seen", "seq", "versions")
 
     def __init__(
         self,
@@ -41,6 +43,7 @@ class _Recent:
         versions: Mapping[str, Any],
         objects: dict[str, Any],
         depths: dict[str, int],
+        seen: dict[str, tuple[Any, Any]] | None = None,
     ) -> None:
         self.checkpoint_id = checkpoint_id
         self.seq = seq
@@ -48,6 +51,9 @@ class _Recent:
         self.versions = versions
         self.objects = objects
         self.depths = depths
+        self.seen = seen
+        """Per node, its `versions_seen` map as written and that map's JSON (see
+        `SqlWrites._seen_json`)."""
 
 
 def _address(thread_id: str, ns: str, checkpoint_id: str | None) -> RunnableConfig:
@@ -129,3 +135,12 @@ def search_conditions(
         where.append("checkpoint_id < ?")
         params.append(before_id)
     return where, params
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    """JSON encoders' fallback: mappings (persistent maps first, no ABC check) as objects."""
+    if type(value) is immutables.Map:  # the persistent maps of `versions_seen`
+        return dict(value)
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")

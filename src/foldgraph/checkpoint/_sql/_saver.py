@@ -6,14 +6,14 @@ import collections
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from foldgraph.checkpoint._sql._read import SqlReads
 from foldgraph.checkpoint._sql._retention import SqlRetention
-from foldgraph.checkpoint._sql._rows import SCHEMA_VERSION, _Recent
+from foldgraph.checkpoint._sql._rows import SCHEMA_VERSION, _as_dict, _Recent
 from foldgraph.checkpoint._sql._write import SqlWrites
 from foldgraph.checkpoint.base import (
     BaseCheckpointSaver,
@@ -271,9 +271,3 @@ class SqlSaver(SqlReads, SqlWrites, SqlRetention, BaseCheckpointSaver[int]):
             register(*[t for t in extra_allowlist if isinstance(t, type)])
             return self
         return super().with_allowlist(extra_allowlist)  # type: ignore[return-value]
-
-
-def _as_dict(value: Any) -> dict[str, Any]:
-    if isinstance(value, Mapping):
-        return dict(value)
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import immutables
 import orjson
 
 from foldgraph.checkpoint._delta import diff
@@ -13,6 +14,7 @@ from foldgraph.checkpoint._sql._rows import (
     FULL,
     WRITE_COLUMNS,
     _address,
+    _as_dict,
     _configurable,
     _Recent,
 )
@@ -23,7 +25,10 @@ from foldgraph.checkpoint.base import (
     CheckpointMetadata,
     get_checkpoint_metadata,
 )
+from foldgraph.checkpoint.serde._codec import exact
 from foldgraph.errors import CheckpointConflictError, SerializationError
+
+_Map = immutables.Map
 
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
@@ -87,7 +92,33 @@ class SqlWrites:
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Store `checkpoint` as a child of `config`'s checkpoint, writing only what changed."""
+        return self._put_step(config, checkpoint, metadata, new_versions, ())
+
+    def _steps_batched(self) -> bool:
+        """Whether the runner may hand a step's saves to `_put_step` / `_put_writes_many`:
+        only when `put` and `put_writes` are this class's own (a subclass overriding one
+        has it called for every checkpoint and task, as LangGraph calls it)."""
+        cls = type(self)
+        return cls.put is SqlWrites.put and cls.put_writes is SqlWrites.put_writes
+
+    def _put_step(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+        writes: Sequence[tuple[RunnableConfig, Sequence[tuple[str, Any]], str, str]],
+    ) -> RunnableConfig:
+        """`put_writes` of each of `writes` (the writes of the tasks of the step that made
+        `checkpoint`, on its parent), then `put`, in one transaction: a step costs one
+        commit, not one per task and one more for its checkpoint.
+
+        When the checkpoint cannot be stored (another run advanced the thread, a value
+        does not serialize) the writes are still stored, in a transaction of their own,
+        and the error is raised.
+        """
         self._ensure_setup()
+        rows = [self._write_rows(*call) for call in writes]
         name = type(self).__name__
         thread_id = str(_configurable(config, "thread_id", name, "put"))
         ns = config["configurable"].get("checkpoint_ns", "")
@@ -99,91 +130,29 @@ class SqlWrites:
         with self._cache_lock:
             tips = self._tips.setdefault((thread_id, ns), set())
             continuing = parent_id in tips
-        with self._tx(write=True) as cur:
-            self._lock_thread(cur, thread_id, ns)
-            if continuing:
-                self._check_head(cur, thread_id, ns, parent_id)
-            parent = self._parent_state(cur, thread_id, ns, parent_id)
-            at: dict[str, int] = {}
-            depths: dict[str, int] = {}
-            blobs: list[tuple[str, int, int | None, int, str, bytes]] = []
-            for ch, value in values.items():
-                if (
-                    parent is not None
-                    and ch in parent.at
-                    and parent.versions.get(ch) == versions.get(ch)
-                ):
-                    at[ch] = parent.at[ch]
-                    depths[ch] = parent.depths.get(ch, self.full_every)
-                    continue
-                delta = None
-                base_depth = parent.depths.get(ch) if parent is not None else None
-                if parent is not None and base_depth is not None and ch in parent.objects:
-                    if base_depth + 1 < self.full_every:
-                        delta = diff(parent.objects[ch], value)
-                try:
-                    if delta is not None:
-                        typ, data = self._dump(delta)
-                        blobs.append((ch, DELTA, parent.at[ch], base_depth + 1, typ, data))  # type: ignore[union-attr,operator]
-                        depths[ch] = base_depth + 1  # type: ignore[operator]
-                    else:
-                        typ, data = self._dump(value)
-                        blobs.append((ch, FULL, None, 0, typ, data))
-                        depths[ch] = 0
-                except SerializationError as exc:
-                    path = exc.path.replace("value", ch, 1) if exc.path else ch
-                    raise SerializationError(
-                        f"Cannot save checkpoint {checkpoint_id} of thread {thread_id!r}, "
-                        f"channel {ch!r}: " + str(exc).replace("value", ch, 1),
-                        path=path,
-                    ) from exc
-                at[ch] = 0
-            body = self._json(
-                {
-                    "v": checkpoint.get("v", 4),
-                    "ts": checkpoint["ts"],
-                    "cv": versions,
-                    "vs": checkpoint["versions_seen"],  # maps written as objects by `_json`
-                    "uc": list(checkpoint.get("updated_channels") or []),
-                    # Fingerprints of the values as written (see `_kernel.seal`).
-                    "cs": dict(checkpoint.get("channel_seals") or {}),
-                    "at": at,
-                }
-            ).encode()
-            cur.execute(
-                self._q(
-                    "SELECT seq FROM fg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
-                    "AND checkpoint_id = ?"
-                ),
-                (thread_id, ns, checkpoint_id),
-            )
-            existing = cur.fetchone()
-            row = (thread_id, ns, checkpoint_id, parent_id, self._json(meta), body)
-            if existing is not None:
-                # Put again (a run saving the same checkpoint twice): replace it in place.
-                seq = existing[0]
-                cur.execute(
-                    self._q(
-                        "UPDATE fg_checkpoints SET parent_checkpoint_id = ?, metadata = ?, "
-                        "body = ? WHERE seq = ?"
-                    ),
-                    (parent_id, row[4], body, seq),
+        try:
+            with self._tx(write=True) as cur:
+                self._lock_thread(cur, thread_id, ns)
+                for special, regular in rows:
+                    self._insert_writes(cur, special, regular)
+                if continuing:
+                    self._check_head(cur, thread_id, ns, parent_id)
+                seq, at, depths, seen = self._insert_put(
+                    cur, thread_id, ns, checkpoint_id, parent_id, meta, checkpoint, versions, values
                 )
-                cur.execute(self._q("DELETE FROM fg_blobs WHERE seq = ?"), (seq,))
-            else:
-                seq = self._insert_checkpoint(cur, row)
-            if blobs:
-                cur.executemany(
-                    self._q(
-                        "INSERT INTO fg_blobs (seq, channel, thread_id, kind, base, depth, type, "
-                        "data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                    ),
-                    [(seq, ch, thread_id, k, b, d, t, data) for ch, k, b, d, t, data in blobs],
-                )
-            self._after_put(cur, thread_id, ns, seq, checkpoint_id)
+        except Exception:
+            # Not stored (another run advanced the thread, a value does not serialize):
+            # the tasks' writes still are, as two separate calls would have stored them.
+            if rows:
+                with self._tx(write=True) as cur:
+                    for special, regular in rows:
+                        self._insert_writes(cur, special, regular)
+            raise
         absolute = {ch: (s or seq) for ch, s in at.items()}
         self._remember(
-            thread_id, ns, _Recent(checkpoint_id, seq, absolute, versions, dict(values), depths)
+            thread_id,
+            ns,
+            _Recent(checkpoint_id, seq, absolute, versions, dict(values), depths, seen),
         )
         with self._cache_lock:
             tips.discard(parent_id)
@@ -192,6 +161,142 @@ class SqlWrites:
                 tips.clear()
                 tips.add(checkpoint_id)
         return _address(thread_id, ns, checkpoint_id)
+
+    def _insert_put(
+        self,
+        cur: Any,
+        thread_id: str,
+        ns: str,
+        checkpoint_id: str,
+        parent_id: str | None,
+        meta: Mapping[str, Any],
+        checkpoint: Checkpoint,
+        versions: dict[str, Any],
+        values: Mapping[str, Any],
+    ) -> tuple[int, dict[str, int], dict[str, int], dict[str, tuple[Any, Any]]]:
+        """`put`'s rows, in `cur`'s transaction: (the checkpoint's seq, where each channel's
+        value is stored (0: in this checkpoint), each value's delta depth, the JSON of
+        `versions_seen` per node)."""
+        parent = self._parent_state(cur, thread_id, ns, parent_id)
+        at: dict[str, int] = {}
+        depths: dict[str, int] = {}
+        # (channel, kind, base, depth, what to serialize): serialized one at a time as
+        # the rows are inserted, so a wide checkpoint never holds all its blobs at once.
+        blobs: list[tuple[str, int, int | None, int, Any]] = []
+        for ch, value in values.items():
+            if (
+                parent is not None
+                and ch in parent.at
+                and parent.versions.get(ch) == versions.get(ch)
+            ):
+                at[ch] = parent.at[ch]
+                depths[ch] = parent.depths.get(ch, self.full_every)
+                continue
+            delta = None
+            base_depth = parent.depths.get(ch) if parent is not None else None
+            if parent is not None and base_depth is not None and ch in parent.objects:
+                if base_depth + 1 < self.full_every:
+                    delta = diff(parent.objects[ch], value)
+            if delta is not None:
+                blobs.append((ch, DELTA, parent.at[ch], base_depth + 1, delta))  # type: ignore[union-attr,operator]
+                depths[ch] = base_depth + 1  # type: ignore[operator]
+            else:
+                blobs.append((ch, FULL, None, 0, value))
+                depths[ch] = 0
+            at[ch] = 0
+        seen, seen_json = self._seen_json(
+            checkpoint["versions_seen"], None if parent is None else parent.seen
+        )
+        record = {
+            "v": checkpoint.get("v", 4),
+            "ts": checkpoint["ts"],
+            "cv": versions,
+            "vs": seen_json,
+            "uc": list(checkpoint.get("updated_channels") or []),
+            # Fingerprints of the values as written (see `_kernel.seal`).
+            "cs": dict(checkpoint.get("channel_seals") or {}),
+            "at": at,
+        }
+        try:
+            body = exact(orjson.dumps(record, default=_as_dict))
+        except TypeError:  # what orjson refuses (see `_json`), without the JSON made before
+            record["vs"] = checkpoint["versions_seen"]
+            body = self._json(record).encode()
+        cur.execute(
+            self._q(
+                "SELECT seq FROM fg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+                "AND checkpoint_id = ?"
+            ),
+            (thread_id, ns, checkpoint_id),
+        )
+        existing = cur.fetchone()
+        row = (thread_id, ns, checkpoint_id, parent_id, self._json(meta), body)
+        if existing is not None:
+            # Put again (a run saving the same checkpoint twice): replace it in place.
+            seq = existing[0]
+            cur.execute(
+                self._q(
+                    "UPDATE fg_checkpoints SET parent_checkpoint_id = ?, metadata = ?, "
+                    "body = ? WHERE seq = ?"
+                ),
+                (parent_id, row[4], body, seq),
+            )
+            cur.execute(self._q("DELETE FROM fg_blobs WHERE seq = ?"), (seq,))
+        else:
+            seq = self._insert_checkpoint(cur, row)
+        if blobs:
+            cur.executemany(
+                self._q(
+                    "INSERT INTO fg_blobs (seq, channel, thread_id, kind, base, depth, type, "
+                    "data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                ),
+                self._blob_rows(blobs, seq, thread_id, checkpoint_id),
+            )
+        self._after_put(cur, thread_id, ns, seq, checkpoint_id)
+        return seq, at, depths, seen
+
+    def _blob_rows(
+        self, blobs: list[tuple[str, int, int | None, int, Any]], seq: int, thread_id: str, cid: str
+    ) -> Iterator[tuple[Any, ...]]:
+        """The `fg_blobs` rows of `blobs`, each serialized when the database asks for it;
+        a value that does not serialize names its channel and path."""
+        for ch, kind, base, depth, value in blobs:
+            try:
+                typ, data = self._dump(value)
+            except SerializationError as exc:
+                path = exc.path.replace("value", ch, 1) if exc.path else ch
+                raise SerializationError(
+                    f"Cannot save checkpoint {cid} of thread {thread_id!r}, "
+                    f"channel {ch!r}: " + str(exc).replace("value", ch, 1),
+                    path=path,
+                ) from exc
+            yield (seq, ch, thread_id, kind, base, depth, typ, data)
+
+    def _seen_json(
+        self, seen: Mapping[str, Any], before: dict[str, tuple[Any, Any]] | None
+    ) -> tuple[dict[str, tuple[Any, Any]], dict[str, Any]]:
+        """`versions_seen` ready for the checkpoint's record, and per node its map and
+        that map's JSON, for the next checkpoint to reuse.
+
+        Every checkpoint's record holds `versions_seen` whole (as LangGraph's do), one
+        map per node the thread ran; a step changes the maps of the nodes it ran. A
+        persistent map the previous checkpoint wrote is the same object when unchanged,
+        so its JSON is taken from there (an `orjson.Fragment`, embedded as it is):
+        per step, one identity test per node instead of converting every map.
+        """
+        kept: dict[str, tuple[Any, Any]] = {}
+        out: dict[str, Any] = {}
+        before = before or {}
+        for node, inner in seen.items():
+            known = before.get(node)
+            if known is None or known[0] is not inner:
+                known = (inner, orjson.Fragment(self._json(inner)))
+                if type(inner) is not _Map:  # a plain dict may change: nothing to reuse
+                    out[node] = known[1]
+                    continue
+            kept[node] = known
+            out[node] = known[1]
+        return kept, out
 
     def put_writes(
         self,
@@ -202,6 +307,29 @@ class SqlWrites:
     ) -> None:
         """Record a task's writes on `config`'s checkpoint (keyed as in LangGraph)."""
         self._ensure_setup()
+        special, regular = self._write_rows(config, writes, task_id, task_path)
+        with self._tx(write=True) as cur:
+            self._insert_writes(cur, special, regular)
+
+    def _put_writes_many(
+        self, calls: Sequence[tuple[RunnableConfig, Sequence[tuple[str, Any]], str, str]]
+    ) -> None:
+        """`put_writes` of each of `calls` (config, writes, task id, task path), in one
+        transaction (the tasks of one step)."""
+        self._ensure_setup()
+        rows = [self._write_rows(*call) for call in calls]
+        with self._tx(write=True) as cur:
+            for special, regular in rows:
+                self._insert_writes(cur, special, regular)
+
+    def _write_rows(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """The `fg_writes` rows of a task's writes, serialized: (replacing, kept first)."""
         name = type(self).__name__
         thread_id = str(_configurable(config, "thread_id", name, "put_writes"))
         checkpoint_id = _configurable(config, "checkpoint_id", name, "put_writes")
@@ -217,6 +345,8 @@ class SqlWrites:
                     + str(exc).replace("value", channel, 1),
                     path=exc.path.replace("value", channel, 1),
                 ) from exc
+            if type(data) is bytes:
+                data = exact(data)  # kept until the step's transaction (see `exact`)
             row = (
                 thread_id,
                 ns,
@@ -229,13 +359,16 @@ class SqlWrites:
                 task_path,
             )
             (special if channel in WRITES_IDX_MAP else regular).append(row)
+        return special, regular
+
+    def _insert_writes(
+        self, cur: Any, special: list[tuple[Any, ...]], regular: list[tuple[Any, ...]]
+    ) -> None:
         columns = WRITE_COLUMNS
-        key = columns[:5]
-        with self._tx(write=True) as cur:
-            if regular:
-                cur.executemany(self._insert_ignore("fg_writes", columns), regular)
-            if special:
-                cur.executemany(self._insert_replace("fg_writes", columns, key), special)
+        if regular:
+            cur.executemany(self._insert_ignore("fg_writes", columns), regular)
+        if special:
+            cur.executemany(self._insert_replace("fg_writes", columns, columns[:5]), special)
 
     def delete_thread(self, thread_id: str) -> None:
         """Forget every checkpoint, value and write of `thread_id`."""

@@ -50,7 +50,7 @@ from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import FrozenBytes, FrozenDict, FrozenList, FrozenSet
 from foldgraph.errors import SerializationError, UnregisteredTypeError
 
-__all__ = ["Codec", "TypeRegistry", "type_name"]
+__all__ = ["Codec", "TypeRegistry", "exact", "type_name"]
 
 TAG = "!"
 NATIVE = "j"
@@ -80,6 +80,17 @@ _NATIVE_MIN = 4
 """Shorter containers are walked: a walk of a few items costs less than a check."""
 
 
+def exact(data: bytes) -> bytes:
+    """`data` in a buffer of its own size. orjson sizes its output buffer for the worst
+    case (about 8 bytes per input character, 4 KiB at least) and hands it over without
+    shrinking it: a 4 KiB JSON text holds 32 KiB, a 1 MiB one 8 MiB. Bytes that are
+    kept while more are made (a fragment inside a larger tree, the writes of a step's
+    tasks) are copied out of it, one memcpy of the text itself; bytes used once and
+    dropped (a blob inserted as soon as it is made) are not, as the copy would only
+    add to the peak."""
+    return bytes(memoryview(data))
+
+
 _NATIVE_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("native_off", default=False)
 """Set while a tree is built for the standard encoder (which cannot write orjson's fragments)
 and inside a message's fields."""
@@ -105,7 +116,7 @@ def _native(items: Any) -> Any:
         return None
     if _TAG_KEY in data or _NON_FINITE.search(packed):
         return None
-    return {TAG: NATIVE, "v": orjson.Fragment(data)}
+    return {TAG: NATIVE, "v": orjson.Fragment(exact(data))}
 
 
 _MESSAGE_MEMO = 20_000

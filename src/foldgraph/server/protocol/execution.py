@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import warnings
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from foldgraph.server import serde
@@ -34,13 +34,18 @@ async def protocol_run(
     given: Any,
     config: Mapping[str, Any],
     options: Mapping[str, Any],
+    ending: list[Callable[[], Awaitable[None]]],
 ) -> AsyncIterator[tuple[tuple[str, ...], str, Any]]:
     """Run `graph` on `given` as a v3 run, logging its events to the thread's log.
 
     For the worker it is a stream of one chunk, `((), "values", last root values)`: the
-    run's output, which `wait` and `join` answer. A failure or a cancel is logged as
-    the run's `failed` end and raised again, so the worker settles the run as for any
-    other.
+    run's output, which `wait` and `join` answer. A failure is raised again, so the
+    worker settles the run as for any other.
+
+    The events that end the run (`input.requested`, then `completed`, `interrupted` or
+    `failed`) go to `ending`, for the worker to log once it has stored the run's status:
+    a client that asks for the run as soon as its stream ends finds it settled. A cancel
+    is logged at once (the worker's cancel path stores the status itself).
     """
     log = ThreadLog(queue, run["thread_id"])
     graph_name = config.get("configurable", {}).get("graph_id") or getattr(graph, "name", "")
@@ -62,14 +67,16 @@ async def protocol_run(
         await asyncio.shield(log.end_run("failed", graph_name, "the run was cancelled"))
         raise
     except Exception as err:
-        await log.end_run("failed", graph_name, str(err) or type(err).__name__)
+        message = str(err) or type(err).__name__
+        ending.append(lambda: log.end_run("failed", graph_name, message))
         raise
-    if interrupts:
+
+    async def end() -> None:
         for interrupt in interrupts:
             value = serde.to_plain(interrupt.value)
             data = {"interrupt_id": interrupt.id, "payload": value, "value": value}
             await log.publish("input", [], data)
-        await log.end_run("interrupted", graph_name)
-    else:
-        await log.end_run("completed", graph_name)
+        await log.end_run("interrupted" if interrupts else "completed", graph_name)
+
+    ending.append(end)
     yield (), "values", output
