@@ -319,6 +319,45 @@ def test_get_subgraphs_finds_graph_nodes_and_graphs_called_in_nodes() -> None:
     assert list(graph.get_subgraphs(namespace="nope")) == []
 
 
+def test_get_subgraphs_matches_a_namespace_by_whole_segments() -> None:
+    # `research` has a `review` subgraph and the parent has `research_review`: the
+    # namespace `research_review` is not `research` then `review` (as LangGraph 1.2.22).
+    from typing_extensions import TypedDict
+
+    from foldgraph.graph import START, StateGraph
+
+    class S(TypedDict):
+        x: int
+
+    def graph_of(nodes):
+        b = StateGraph(S)
+        for name, node in nodes.items():
+            b.add_node(name, node).add_edge(START, name)
+        return b.compile()
+
+    def leaf():
+        return graph_of({"n": lambda s: {"x": 1}})
+
+    graphs = {"research|review": leaf(), "research_review": leaf(), "review": leaf()}
+    graphs["research"] = graph_of({"review": graphs["research|review"]})
+    b = StateGraph(S)
+    for name in ("research", "research_review", "review"):
+        b.add_node(name, graphs[name])
+    b.add_edge(START, "research").add_edge("research", "research_review")
+    graph = b.add_edge("research_review", "review").compile()
+
+    for namespace, subgraph in graphs.items():
+        assert list(graph.get_subgraphs(namespace=namespace, recurse=True)) == [
+            (namespace, subgraph)
+        ]
+    assert [n for n, _ in graph.get_subgraphs(recurse=True)] == [
+        "research",
+        "research|review",
+        "research_review",
+        "review",
+    ]
+
+
 def test_channels_keep_the_key_they_were_given_and_name_it_in_errors() -> None:
     # LangGraph names only a StateGraph's channels: a low-level graph's LastValue keeps
     # key '' and its concurrent-write error says so.

@@ -267,8 +267,8 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             sub = subgraph_of(self.runners.get(name))
             if sub is None:
                 continue
-            if namespace is not None and not namespace.startswith(name):
-                continue
+            if namespace is not None and namespace != name and not namespace.startswith(f"{name}|"):
+                continue  # whole segments: `research` is not a prefix of `research_review`
             if namespace is None or namespace == name:
                 yield name, sub  # type: ignore[misc]
                 if namespace == name:
