@@ -527,9 +527,9 @@ def test_annotated_list_root_schema_with_reducer():
     assert list(graph.stream(["x"], stream_mode="values")) == [["x"], ["x", "a"], ["x", "a", 2]]
 
 
-def test_a_schema_whose_string_annotations_cannot_be_resolved_is_refused(tmp_path):
-    # LangGraph 1.2.22 raises this NameError from StateGraph(State); reading the raw
-    # strings instead would make `xs` a last-value key and lose the reducer silently.
+def _late_schema(tmp_path):
+    """A module whose schema names `Annotated` without importing it (under string
+    annotations, that only shows when its hints are resolved)."""
     import importlib.util
 
     source = tmp_path / "late_schema.py"
@@ -543,9 +543,21 @@ def test_a_schema_whose_string_annotations_cannot_be_resolved_is_refused(tmp_pat
     spec = importlib.util.spec_from_file_location("late_schema", source)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module.State
+
+
+def test_a_schema_whose_string_annotations_cannot_be_resolved_is_refused(tmp_path):
+    # LangGraph 1.2.22 raises this NameError from StateGraph(State); reading the raw
+    # strings instead would make `xs` a last-value key and lose the reducer silently.
     with pytest.raises(NameError) as caught:
-        StateGraph(module.State)
+        StateGraph(_late_schema(tmp_path))
     assert str(caught.value) == "name 'Annotated' is not defined"
+
+
+@pytest.mark.foldgraph_only("LangGraph's NameError carries no note")
+def test_the_unresolved_schema_error_says_how_to_fix_it(tmp_path):
+    with pytest.raises(NameError) as caught:
+        StateGraph(_late_schema(tmp_path))
     assert caught.value.__notes__ == [
         "The annotations of 'State' cannot be resolved: import every name they use at "
         "the top of its module (a class defined in a function cannot name that "
