@@ -135,6 +135,8 @@ class LeasedQueue(RunQueue, abc.ABC):
         self._cancels: dict[str, Callable[[str], Any]] = {}
         self._threads: dict[str, str] = {}  # run -> thread, for the thread streams
         self._thread_inboxes: dict[str, set[asyncio.Queue[str]]] = {}
+        self._wake = asyncio.Event()  # set by a wake-up signal: claim again
+        self._waiters: dict[str, set[asyncio.Event]] = {}  # run -> its stream readers
 
     # -- life ----------------------------------------------------------------------------
 
@@ -327,6 +329,21 @@ class LeasedQueue(RunQueue, abc.ABC):
         for inboxes in self._thread_inboxes.values():
             for inbox in inboxes:
                 inbox.put_nowait("*")
+
+    def _wake_all(self) -> None:
+        """Wake every claimer and reader: signals may have been lost (a reconnect)."""
+        self._wake.set()
+        self._wake_thread_streams()
+        for waiters in self._waiters.values():
+            for waiter in waiters:
+                waiter.set()
+
+    def _forget_waiter(self, run_id: str, waiter: asyncio.Event) -> None:
+        waiters = self._waiters.get(run_id)
+        if waiters is not None:
+            waiters.discard(waiter)
+            if not waiters:
+                del self._waiters[run_id]
 
     @abc.abstractmethod
     async def _events_after(self, run_id: str, position: int) -> list[tuple[int, str, bytes]]:

@@ -166,8 +166,6 @@ class PostgresQueue(LeasedQueue):
         )
         self.url = url
         self.max_event_age = max_event_age
-        self._wake = asyncio.Event()
-        self._waiters: dict[str, set[asyncio.Event]] = {}
         self._listener = Listener(url, (WAKE, CANCEL, EVENTS), self._on_notify, self._wake_all)
 
     # -- life ----------------------------------------------------------------------------
@@ -187,13 +185,6 @@ class PostgresQueue(LeasedQueue):
         elif channel == CANCEL:
             run_id, _, action = payload.partition(" ")
             self._deliver_cancel(run_id, action or "interrupt")
-
-    def _wake_all(self) -> None:
-        self._wake.set()
-        self._wake_thread_streams()
-        for waiters in self._waiters.values():
-            for waiter in waiters:
-                waiter.set()
 
     # -- the queue -------------------------------------------------------------------------
 
@@ -332,13 +323,6 @@ class PostgresQueue(LeasedQueue):
             [list(run_ids)],
         )
         return {r[0]: int(r[1]) for r in rows}
-
-    def _forget_waiter(self, run_id: str, waiter: asyncio.Event) -> None:
-        waiters = self._waiters.get(run_id)
-        if waiters is not None:
-            waiters.discard(waiter)
-            if not waiters:
-                del self._waiters[run_id]
 
     async def expire_streams(self) -> int:
         """Delete events and outcomes past their keeping time; how many events went."""

@@ -115,8 +115,6 @@ class RedisQueue(LeasedQueue):
         self.prefix = prefix
         self.max_event_age = int(max_event_age)
         self.channels = (f"{prefix}:wake", f"{prefix}:cancel", f"{prefix}:events")
-        self._wake = asyncio.Event()
-        self._waiters: dict[str, set[asyncio.Event]] = {}
         self._connected = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._publish = self.redis.register_script(_PUBLISH)
@@ -179,13 +177,6 @@ class RedisQueue(LeasedQueue):
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
-
-    def _wake_all(self) -> None:
-        self._wake.set()
-        self._wake_thread_streams()
-        for waiters in self._waiters.values():
-            for waiter in waiters:
-                waiter.set()
 
     async def probe(self) -> None:
         await super().probe()
@@ -350,13 +341,6 @@ class RedisQueue(LeasedQueue):
         await self.redis.delete(
             *(self._key(stream_id, what) for what in ("events", "base", "meta", "end"))
         )
-
-    def _forget_waiter(self, run_id: str, waiter: asyncio.Event) -> None:
-        waiters = self._waiters.get(run_id)
-        if waiters is not None:
-            waiters.discard(waiter)
-            if not waiters:
-                del self._waiters[run_id]
 
     async def expire_streams(self) -> int:
         """Redis expires stream keys by itself."""
