@@ -31,6 +31,9 @@ from foldgraph.types import Command, Interrupt, PregelTask, Send, StateSnapshot
 
 __all__ = ["GraphCore", "own_namespace", "subgraph_of"]
 
+_PLAIN = frozenset({list, dict, set, bytearray})
+"""Plain container types: never a stored form (see `_kernel.frozen.freeze`)."""
+
 
 def _names(channels: str | Sequence[str]) -> list[str]:
     return [channels] if isinstance(channels, str) else list(channels)
@@ -224,7 +227,19 @@ class GraphCore(GraphBase):
         if not isinstance(seen, immutables.Map):
             seen = as_map({k: as_map(v) for k, v in seen.items()})
         parent = (saved.parent_config or {}).get(CONF, {}).get("checkpoint_id")
-        values = as_map(cp.get("channel_values", {}))
+        raw = cp.get("channel_values", {})
+        values = as_map(raw)
+        if raw is not values and not _PLAIN.isdisjoint(map(type, raw.values())):
+            # Plain containers (a saver's own `get_tuple`/`aget_tuple` gave them, as
+            # LangGraph's savers return them): in their channels' stored forms, never held
+            # (and changed) as given.
+            channels = self.spec.channels
+            values = immutables.Map(
+                {
+                    k: channels[k].from_value(v) if type(v) in _PLAIN and k in channels else v
+                    for k, v in raw.items()
+                }
+            )
         missing = [k for k in self._initial if k not in values]
         if missing:
             values = values.update({k: self._initial[k] for k in missing})

@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from typing import Any
 
 from foldgraph._kernel.snapshot import Task
+from foldgraph.pregel._async_saver import Await, async_overrides
 from foldgraph.pregel._protocol import Emit, Execute, Results, TaskResult
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._task import arun_task, run_task
@@ -68,9 +69,13 @@ def drive(run: Run, live: queue.SimpleQueue[Any] | None) -> Iterator[Emit]:
 
 
 async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator[Emit]:
-    """Async twin of `drive`: a step's tasks run concurrently on the event loop."""
+    """Async twin of `drive`: a step's tasks run concurrently on the event loop; a saver
+    whose class defines its own async methods has them awaited (see `_async_saver`)."""
+    if run.checkpointer is not None:
+        run._async_saver = async_overrides(run.checkpointer)
     gen = run.steps()
-    send: Results | None = None
+    send: Any = None
+    thrown: BaseException | None = None
     limit = run.config.get("max_concurrency")
     semaphore = asyncio.Semaphore(limit) if limit else None
 
@@ -83,12 +88,23 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
     try:
         while True:
             try:
-                item = gen.send(send)
+                if thrown is not None:
+                    error, thrown = thrown, None
+                    item = gen.throw(error)
+                else:
+                    item = gen.send(send)
             except StopIteration:
                 break
             if isinstance(item, Emit):
                 send = None
                 yield item
+                continue
+            if type(item) is Await:
+                send = None
+                try:
+                    send = await item.fn(*item.args)
+                except Exception as exc:
+                    thrown = exc
                 continue
             step_timeout = getattr(run.graph, "step_timeout", None)
             if len(item.tasks) == 1 and live is None and step_timeout is None:

@@ -20,6 +20,7 @@ from foldgraph._kernel.snapshot import Snapshot, Task
 from foldgraph.constants import CONF, START
 from foldgraph.errors import EmptyInputError, InvalidUpdateError
 from foldgraph.pregel import _emit as emit
+from foldgraph.pregel._async_saver import Await
 from foldgraph.pregel._pending import finished
 from foldgraph.pregel._protocol import CARRIED, NULL_TASK, NULL_TASK_ID, VIA, Emit, Execute
 from foldgraph.pregel._replay_state import ReplayState
@@ -31,6 +32,10 @@ _INPUT_TASK = Task(id="", name="__input__", path=("__input__",), triggers=(), in
 """The input step's one writer (a frozen record: made once, not per run)."""
 
 
+_READ = object()
+"""`_load`'s default: read the checkpoint with the saver."""
+
+
 class Loading:
     """`Run`'s start (its fields are `Run`'s)."""
 
@@ -40,7 +45,16 @@ class Loading:
         """Load the thread, then apply the input (new run, resume or Command)."""
         graph = self.graph
         spec = graph.spec
-        loaded = self._load()
+        if (
+            "aget_tuple" in self._async_saver
+            and not self._mapped_checkpoint()
+            and not (self.nested and self.replay is not None)
+        ):
+            # An async run reads with the saver's own `aget_tuple` (see `_async_saver`).
+            saved = yield Await(self.checkpointer.aget_tuple, (self._load_config(),))
+            loaded = self._load(saved)
+        else:
+            loaded = self._load()
         self._loaded_step = self.snapshot.step
         if loaded and ("checkpoints" in self.modes or "debug" in self.modes):
             # What the loaded checkpoint holds, before resume values answer its interrupts:
@@ -169,13 +183,16 @@ class Loading:
         self.snapshot = forked
         self.save(self.snapshot)
 
-    def _load(self) -> bool:
+    def _load(self, read: Any = _READ) -> bool:
+        """Load the thread's checkpoint (or use `read`, what the saver gave for it)."""
         if self.checkpointer is None:
             self.snapshot = self.graph._unsaved
             return False
         replay = self.replay
         mapped = self._mapped_checkpoint()
-        if mapped:
+        if read is not _READ:
+            saved = read
+        elif mapped:
             # Time travel to this subgraph's own checkpoint (a config from its history
             # given to the parent): that checkpoint, replayed.
             address = self._load_config()

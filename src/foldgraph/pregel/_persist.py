@@ -19,6 +19,7 @@ from foldgraph._kernel.snapshot import Snapshot, Task, path_text
 from foldgraph.checkpoint.base.id import uuid6_str
 from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.constants import CONF
+from foldgraph.pregel._async_saver import defines_own, takes_task_path
 from foldgraph.pregel._core import CHECKPOINT_FORMAT
 from foldgraph.pregel._emit import now_iso
 from foldgraph.pregel._pending import call_task
@@ -77,8 +78,20 @@ class Persistence:
         None without a saver: snapshots nobody keeps are not stamped. A graph that keeps
         nothing (checkpointer=False) still stamps them when subgraphs below it save, as
         their checkpoints name it among their parents."""
-        if self.checkpointer is None and self.child_saver is None:
-            return None
+        saver = self.checkpointer
+        if saver is None:
+            if self.child_saver is None:
+                return None
+        else:
+            own = self._own_versions
+            if own is None:
+                own = self._own_versions = defines_own(saver, "get_next_version")
+            if own:
+                # As LangGraph asks a saver for the version of a step's writes: once per
+                # new checkpoint, with the highest version so far (None at first). Its
+                # errors fail the run; foldgraph's versions stay the kernel's integers.
+                top = self.snapshot.max_version
+                saver.get_next_version(top or None, None)
         return (uuid6_str(), self.snapshot.id or None, self._metadata(source, step), now_iso())
 
     def checkpoint_id(self) -> str:
@@ -176,7 +189,8 @@ class Persistence:
         batched = self._batched_saver
         if batched is None:
             check = getattr(self.checkpointer, "_steps_batched", None)
-            batched = self._batched_saver = bool(check is not None and check())
+            batched = check is not None and not self._async_saver and check()
+            self._batched_saver = batched
         return batched
 
     def _write_calls(
@@ -208,9 +222,11 @@ class Persistence:
             )
             return
         config = self._address(self.snapshot.id)
-        self._persist(
-            self.checkpointer.put_writes, config, list(writes), task.id, path_text(task.path)
-        )
+        saver = self.checkpointer
+        if takes_task_path(saver, "put_writes"):
+            self._persist(saver.put_writes, config, list(writes), task.id, path_text(task.path))
+        else:
+            self._persist(saver.put_writes, config, list(writes), task.id)
 
     def save_task_writes(
         self, accepted: Sequence[tuple[Task, Sequence[tuple[str, Any]]]], *, defer: bool = False
@@ -248,7 +264,16 @@ class Persistence:
             self.save_writes(task, writes or _NO_WRITES)
 
     def _persist(self, write: Any, *args: Any) -> None:
-        """Call the saver now, or (durability "async", a saver doing I/O) in order, behind."""
+        """Call the saver now, or (durability "async", a saver doing I/O) in order, behind;
+        in an async run, a saver's own async twin is awaited by the driver instead."""
+        if self._async_saver:
+            twin = "a" + write.__name__
+            if twin in self._async_saver:
+                saver = self.checkpointer
+                if twin == "aput_writes" and not takes_task_path(saver, twin):
+                    args = args[:3]
+                self._async_jobs.append((getattr(saver, twin), args))
+                return
         if self.durability == "async" and getattr(self.checkpointer, "background_writes", False):
             if self._writer is None:
                 from foldgraph.pregel._writer import BackgroundWriter

@@ -137,6 +137,12 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     """What every checkpoint of the run has in its metadata besides source and step."""
     _run_parents: dict[str, str] | None = None
     _fast_saver: bool | None = None
+    _async_saver: frozenset[str] = frozenset()
+    """The async methods of the saver an async run awaits (see `_async_saver`)."""
+    _async_jobs: list[tuple[Any, tuple[Any, ...]]] = dataclasses.field(default_factory=list)
+    _own_versions: bool | None = None
+    """Whether the saver's class has its own `get_next_version` (see `stamp_for`)."""
+    """Saver calls waiting for the async driver (see `_async_saver.awaiting_saves`)."""
     _batched_saver: bool | None = None
     """Whether the saver stores a step in one call (see `Persistence._batched`)."""
     _saver_thread: Any = None
@@ -186,8 +192,14 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
         doing I/O) needs the closing layer; any other gets the step loop itself.
         """
         if self.durability == "async" and getattr(self.checkpointer, "background_writes", False):
-            return self._closing_steps()
-        return self._steps()
+            steps = self._closing_steps()
+        else:
+            steps = self._steps()
+        if self._async_saver:
+            from foldgraph.pregel._async_saver import awaiting_saves
+
+            return awaiting_saves(self, steps)
+        return steps
 
     def _closing_steps(self) -> Generator[Emit | Execute, Results | None, None]:
         try:
