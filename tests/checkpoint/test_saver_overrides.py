@@ -73,9 +73,9 @@ class FaultyVersions(InMemorySaver):
 def test_a_failing_get_next_version_fails_the_run() -> None:
     graph = _chain(FaultyVersions())
     config = {"configurable": {"thread_id": "t"}}
-    with pytest.raises(ValueError, match="^Faulty get_next_version$"):
+    with pytest.raises(ValueError, match=r"^Faulty get_next_version$"):
         graph.invoke("x", config)
-    with pytest.raises(ValueError, match="^Faulty get_next_version$"):
+    with pytest.raises(ValueError, match=r"^Faulty get_next_version$"):
         asyncio.run(graph.ainvoke("x", config))
 
 
