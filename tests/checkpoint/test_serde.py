@@ -6,6 +6,7 @@ import dataclasses
 import datetime as dt
 import decimal
 import enum
+import fractions
 import json
 import uuid
 from typing import Any
@@ -305,8 +306,42 @@ def test_pickle_is_never_read_unless_asked_for() -> None:
     with pytest.raises(SerializationError, match="only read with pickle_fallback=True"):
         JsonPlusSerializer().loads_typed(data)
     assert JsonPlusSerializer(pickle_fallback=True).loads_typed(data) == {"a": 1}
-    with pytest.raises(ValueError, match="no 'allow every importable class' mode"):
-        JsonPlusSerializer(allowed_msgpack_modules=True)
+    with pytest.raises(SerializationError, match="only read with pickle_fallback=True"):
+        JsonPlusSerializer(allowed_msgpack_modules=True).loads_typed(data)
+
+
+@dataclasses.dataclass
+class _Unlisted:
+    x: int
+
+
+@pytest.mark.parametrize("option", ["allowed_msgpack_modules", "allowed_json_modules"])
+def test_allowing_every_module_is_an_explicit_opt_in(option: str) -> None:
+    stored = JsonPlusSerializer().dumps_typed({"v": _Unlisted(1)})
+    with pytest.raises(UnregisteredTypeError, match=r"^Refused to deserialize .*_Unlisted"):
+        JsonPlusSerializer().loads_typed(stored)
+    opted_in = JsonPlusSerializer(**{option: True})
+    assert opted_in.loads_typed(stored) == {"v": _Unlisted(1)}
+    # A copy with more entries keeps the opt-in.
+    assert opted_in.with_msgpack_allowlist([]).loads_typed(stored) == {"v": _Unlisted(1)}
+
+
+def test_langgraph_json_rows_are_read() -> None:
+    row = (
+        b'{"lc": 2, "type": "constructor", "id": ["langgraph", "types", "Interrupt"], '
+        b'"kwargs": {"value": {"q": [1, 2]}, "id": "abc"}}'
+    )
+    assert JsonPlusSerializer().loads_typed(("json", row)) == Interrupt({"q": [1, 2]}, "abc")
+    unlisted = b'{"lc": 2, "type": "constructor", "id": ["fractions", "Fraction"], "args": [1, 3]}'
+    with pytest.raises(UnregisteredTypeError, match=r"fractions\.Fraction"):
+        JsonPlusSerializer().loads_typed(("json", unlisted))
+    opted_in = JsonPlusSerializer(allowed_json_modules=True)
+    assert opted_in.loads_typed(("json", unlisted)) == fractions.Fraction(1, 3)
+    failing = b'{"lc": 2, "type": "constructor", "id": ["builtins", "ValueError"], "args": ["x"]}'
+    assert JsonPlusSerializer(allowed_json_modules=True).loads_typed(("json", failing)) is None
+    message = b'{"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", '
+    message += b'"HumanMessage"], "kwargs": {"content": "hi", "id": "m1"}}'
+    assert JsonPlusSerializer().loads_typed(("json", message)) == HumanMessage("hi", id="m1")
 
 
 def test_unserializable_value_names_the_path() -> None:

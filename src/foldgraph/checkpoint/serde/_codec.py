@@ -160,6 +160,9 @@ class TypeRegistry:
     def __init__(self, types: Iterable[type] = (), modules: Iterable[tuple[str, ...]] = ()) -> None:
         self._types: dict[str, type] = {}
         self._modules: set[tuple[str, ...]] = set()
+        self.any_module = False
+        """The user's explicit opt-in (`allowed_msgpack_modules=True`): any class is
+        rebuilt from its import path (still never unpickled)."""
         self._lock = threading.Lock()
         self.register(*types)
         self.allow_modules(modules)
@@ -178,6 +181,7 @@ class TypeRegistry:
         clone = TypeRegistry()
         clone._types = dict(self._types)
         clone._modules = set(self._modules)
+        clone.any_module = self.any_module
         return clone
 
     def __contains__(self, cls: type) -> bool:
@@ -189,7 +193,7 @@ class TypeRegistry:
             return found
         module, _, qualname = name.partition(":")
         key = (*module.split("."), qualname)
-        if key in self._modules or (module, qualname) in self._modules:
+        if self.any_module or key in self._modules or (module, qualname) in self._modules:
             import importlib
 
             obj: Any = importlib.import_module(module)

@@ -3,7 +3,8 @@
 `dumps_typed(obj) -> (type, bytes)` and `loads_typed((type, bytes))` as in
 LangGraph. The type is `"null"`, `"bytes"`, `"bytearray"` or `"fgjson"`
 (tagged JSON, see `_codec`); `"pickle"` only when `pickle_fallback=True` was
-asked for explicitly. Decoding builds only allowlisted classes:
+asked for explicitly; LangGraph's older `"json"` rows are read (`_legacy_json`).
+Decoding builds only allowlisted classes:
 
 >>> from dataclasses import dataclass
 >>> @dataclass
@@ -71,9 +72,10 @@ class JsonPlusSerializer(SerializerProtocol):
     - `allowed_types`: classes decoding may build besides the built-in set
       (exceptions, foldgraph's types, langchain-core messages).
     - `allowed_msgpack_modules` / `allowed_json_modules`: LangGraph's spelling,
-      `("pkg.module", "Name")` pairs; `True` is refused (it would mean "any
-      importable class") unless `pickle_fallback` style trust is wanted, in
-      which case register the types instead.
+      `("pkg.module", "Name")` pairs; `True` is LangGraph's explicit opt-in to
+      rebuild any class a payload names by importing it (only for storage whose
+      writers are all trusted; nothing is ever unpickled without
+      `pickle_fallback`). The default is the allowlist.
     - `learn`: remember the classes this serializer encodes (default): a type
       the program stored itself is one it uses.
     - `pickle_fallback`: pickle what the codec cannot encode. Off by default;
@@ -100,11 +102,10 @@ class JsonPlusSerializer(SerializerProtocol):
         registry.register(*allowed_types)
         for entries in (allowed_json_modules, allowed_msgpack_modules):
             if entries is True:
-                raise ValueError(
-                    "foldgraph's serializer has no 'allow every importable class' mode: list "
-                    "the types (allowed_types=[...]) or their ('module', 'Name') pairs."
-                )
-            if entries:
+                # The user's explicit opt-in, as LangGraph's: decoding imports the class a
+                # payload names. Only for storage whose every writer is trusted.
+                registry.any_module = True
+            elif entries:
                 self._add(registry, entries)
         self.codec = Codec(registry, learn=learn)
 
@@ -166,6 +167,10 @@ class JsonPlusSerializer(SerializerProtocol):
             except UnregisteredTypeError as exc:
                 emit_serde_event({"kind": "refused", "module": "", "name": str(exc)})
                 raise
+        if type_ == "json":
+            from foldgraph.checkpoint.serde._legacy_json import load_legacy_json
+
+            return load_legacy_json(payload, self.codec.registry)
         if type_ == "pickle" and self.pickle_fallback:
             return pickle.loads(payload)
         raise SerializationError(
