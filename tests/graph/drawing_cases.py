@@ -197,6 +197,29 @@ def cases(root: str) -> dict[str, tuple[Any, dict[str, Any]]]:
     mixed = b.compile(interrupt_before=["b"], interrupt_after=["c"])
     out["mixed"] = (mixed, {})
     out["mixed_xray"] = (mixed, {"xray": True})
+
+    # Edges sort as text: `__start__` comes after upper-case names and digits.
+    b = StateGraph(S)
+    for name in ("Researcher", "Chart Generator", "Call Tool"):
+        b.add_node(name, _noop)
+    b.add_conditional_edges(
+        "Researcher",
+        lambda s: "end",
+        {"redo": "Researcher", "continue": "Chart Generator", "call_tool": "Call Tool", "end": END},
+    )
+    b.add_conditional_edges("Chart Generator", lambda s: "end", {"back": "Researcher", "end": END})
+    b.add_conditional_edges("Call Tool", lambda s: "Researcher", ["Researcher", "Chart Generator"])
+    b.add_edge(START, "Researcher")
+    out["upper_case_names"] = (b.compile(), {})
+
+    b = StateGraph(S)
+    b.add_node("1", _noop, destinations=("2",))
+    b.add_node("2", _noop, destinations=("3",))
+    b.add_node("3", _noop)
+    b.add_edge(START, "1")
+    b.add_edge("3", END)
+    out["digit_names"] = (b.compile(), {})
+
     return out
 
 

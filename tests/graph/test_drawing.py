@@ -55,3 +55,13 @@ def test_a_conditional_edge_is_labelled_with_its_key_as_text() -> None:
         ("b", "__end__"): None,
         ("c", "__end__"): None,
     }
+
+
+def test_start_is_drawn_as_a_runnable_node() -> None:
+    graph, _ = CASES["plain"]
+    start, *_ = graph.get_graph().to_json()["nodes"]
+    # LangGraph's JSON names the class by its module path, which differs by import root.
+    assert start["id"] == "__start__"
+    assert start["type"] == "runnable"
+    assert start["data"]["name"] == "__start__"
+    assert start["data"]["id"][-1] == "RunnableCallable"

@@ -6,6 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from foldgraph.constants import END, START
+from foldgraph.utils.runnable import RunnableCallable
+
+
+def _pass_input(value: Any) -> Any:
+    return value
+
+
+_START_RUNNABLE = RunnableCallable(_pass_input, name=START, trace=False)
+"""START drawn as a runnable node, as in LangGraph (its JSON names the runnable's class)."""
 
 
 def _interrupt_marker(name: str, before: Any, after: Any) -> str | None:
@@ -27,8 +36,8 @@ def draw(
 ) -> Any:
     """A langchain-core drawable `Graph` of the builder's nodes and edges, laid out as
     LangGraph lays it out: START, the nodes in the order added; the edges of nodes
-    reached from START (a node that leads nowhere gets one to END): from START
-    first, then by (source, target), plain edges to END last. A conditional edge whose
+    reached from START (a node that leads nowhere gets one to END): by (source,
+    target), plain edges to END last. A conditional edge whose
     ends are unknown (no path map, no `Literal` hint) is not drawn. `subgraphs` (name ->
     drawn subgraph) are drawn inline.
     """
@@ -37,7 +46,7 @@ def draw(
     before = getattr(compiled, "interrupt_before_nodes", ())
     after = getattr(compiled, "interrupt_after_nodes", ())
     drawn = Graph()
-    drawn.add_node(None, START)
+    drawn.add_node(_START_RUNNABLE, START)
     for name, spec in builder.nodes.items():
         metadata = dict(spec.metadata or {})
         if spec.defer:
@@ -83,9 +92,11 @@ def draw(
 
 
 def _edge_order(edge: tuple[str, str, bool, str | None]) -> tuple[Any, ...]:
-    """LangGraph's edge order: from START first, plain edges to END last, else by name."""
+    """LangGraph's edge order: by (source, target, conditional, label) as text sorts
+    (`__start__` after upper-case names and digits, before lower-case ones), plain
+    edges to END last."""
     source, target, conditional, label = edge
-    group = 0 if source == START else 2 if target == END and not conditional else 1
+    group = 1 if target == END and not conditional else 0
     return (group, source, target, conditional, label is not None, label or "")
 
 
