@@ -558,13 +558,13 @@ def subgraph_of(runner: NodeRunner | None) -> Any:
             continue
         if isinstance(value, GraphBase):
             return value
-    code = getattr(func, "__code__", None)
-    names = getattr(func, "__globals__", {})
-    for name in getattr(code, "co_names", ()):
-        value = names.get(name)
-        if isinstance(value, GraphBase):
-            return value
-    return None
+    from foldgraph.pregel._subgraph_scan import reachable_graph
+
+    return reachable_graph(func, _is_graph)
+
+
+def _is_graph(value: Any) -> bool:
+    return isinstance(value, GraphBase)
 
 
 def give_message_ids(value: Any) -> Any:
