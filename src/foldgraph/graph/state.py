@@ -39,7 +39,7 @@ from foldgraph.pregel._branch import Branch, own_name
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._node import BranchRead
 from foldgraph.pregel._schema import schema_jsonschema, schema_model
-from foldgraph.pregel._timeout import sync_timeout_unsupported
+from foldgraph.pregel._timeout import validate_timeout_supported
 from foldgraph.types import (
     CachePolicy,
     Command,
@@ -901,10 +901,8 @@ def _build(
         )
         node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
         target = node.runnable if node.action is None else node.action
-        if node.timeout is not None and not (
-            isinstance(target, Runnable) or _is_async_callable(target)
-        ):
-            raise sync_timeout_unsupported(name)
+        if node.timeout is not None:
+            validate_timeout_supported(target, name)
         runners[name] = NodeRunner(
             name=name,
             action=action_for(target, name, is_subgraph=isinstance(target, Pregel)),

@@ -29,7 +29,7 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, Generic, TypeVar
 
 import attrs
-from langchain_core.runnables.config import var_child_runnable_config
+from langchain_core.runnables.config import merge_configs, var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope, interrupt_id
 from foldgraph._kernel._missing import MISSING
@@ -527,8 +527,11 @@ class _CallSpec:
         self.is_async = is_async
 
 
-async def _timed(spec: _CallSpec, scope: TaskScope, runtime: Any) -> Any:
+async def _timed(spec: _CallSpec, scope: TaskScope, runtime: Any, progress: Any) -> Any:
     scope.runtime = runtime  # heartbeat() inside the task reaches the attempt's clock
+    if progress is not None:  # callback events under the call count as progress
+        config = var_child_runnable_config.get()
+        var_child_runnable_config.set(merge_configs(config, {"callbacks": [progress]}))
     return await spec.func(*spec.args, **_kwargs(spec, scope))
 
 

@@ -99,6 +99,11 @@ class Committing:
                 interrupted.append(result)
                 continue
             self._accept(t, result, task_writes, step, chunks, accepted)
+        if len(errors) > 1:
+            # In the order the tasks ended (the drivers fill `results` so): the step
+            # raises the failure that came first, as LangGraph does.
+            order = {path: i for i, path in enumerate(results)}
+            errors.sort(key=lambda r: order[r.task.path])
         if accepted:
             unsaved = accepted[saved:] if saved else accepted
             if retried or errors or interrupted:

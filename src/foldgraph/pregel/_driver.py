@@ -74,11 +74,31 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
     limit = run.config.get("max_concurrency")
     semaphore = asyncio.Semaphore(limit) if limit else None
 
-    async def one(task: Task, step: int) -> TaskResult:
+    async def limited(task: Task, step: int) -> TaskResult:
         if semaphore is None:
             return await arun_task(run, task, step)
         async with semaphore:
             return await arun_task(run, task, step)
+
+    async def one(task: Task, step: int, ended: _Step) -> TaskResult:
+        """Run `task` (and, when it fails, its node's error handler, at once while its
+        siblings still run, as LangGraph starts it); a failure nothing handles cancels
+        the siblings still running, as LangGraph's async runner does."""
+        result = ended.results[task.path] = await limited(task, step)
+        if result.error is None:
+            return result
+        handler = run.early_handler(result, step)
+        if handler is None:
+            ended.fail()
+            return result
+        try:
+            outcome = ended.results[handler.path] = await limited(handler, step)
+        except asyncio.CancelledError:
+            ended.results[handler.path] = ended.cancelled(handler)
+            raise
+        if outcome.error is not None:
+            ended.fail()
+        return result
 
     try:
         while True:
@@ -94,8 +114,10 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
             if len(item.tasks) == 1 and live is None and step_timeout is None:
                 results = [await arun_task(run, item.tasks[0], item.step)]
             else:
-                futures = [asyncio.ensure_future(one(t, item.step)) for t in item.tasks]
-                gathered = asyncio.gather(*futures)
+                ended = _Step()
+                futures = [asyncio.ensure_future(one(t, item.step, ended)) for t in item.tasks]
+                ended.futures = futures
+                gathered = asyncio.gather(*futures, return_exceptions=True)
                 loop = asyncio.get_running_loop()
                 deadline = None if step_timeout is None else loop.time() + step_timeout
                 try:
@@ -121,15 +143,50 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                     gathered.cancel()
                     gathered.add_done_callback(_retrieve)
                     raise
-                results = gathered.result()
+                for task, outcome in zip(item.tasks, gathered.result(), strict=True):
+                    if isinstance(outcome, asyncio.CancelledError) and ended.failed:
+                        ended.results.setdefault(task.path, ended.cancelled(task))
+                    elif isinstance(outcome, BaseException):
+                        raise outcome  # (a failure of the runner itself)
                 if live is not None:
                     for emit in _drain(live, run):
                         yield emit
+                send = ended.results  # in the order they ended: the first failure first
+                while run.child_sink:
+                    yield run.child_sink.pop(0)
+                continue
             send = {r.task.path: r for r in results}
             while run.child_sink:
                 yield run.child_sink.pop(0)
     finally:
         gen.close()
+
+
+class _Step:
+    """The tasks of one async step as they end (in that order), and whether one failed
+    with nothing to handle it, which cancels those still running."""
+
+    __slots__ = ("failed", "futures", "results")
+
+    def __init__(self) -> None:
+        self.results: Results = {}
+        self.futures: list[asyncio.Future[TaskResult]] = []
+        self.failed = False
+
+    def fail(self) -> None:
+        if self.failed:
+            return
+        self.failed = True
+        current = asyncio.current_task()
+        for future in self.futures:
+            if future is not current and not future.done():
+                future.cancel()
+
+    @staticmethod
+    def cancelled(task: Task) -> TaskResult:
+        """A task cancelled because a sibling failed: saved as LangGraph saves it, with
+        its error, so a resume runs it again."""
+        return TaskResult(task=task, error=asyncio.CancelledError())
 
 
 def _execute(
@@ -158,7 +215,7 @@ def _run_shared(run: Run, tasks: Sequence[Task], step: int, max_workers: int | N
                 task = todo.popleft()
             except IndexError:
                 return
-            results[task.path] = run_task(run, task, step)
+            _run_handled(run, task, step, results)
 
     limit = max_workers or _POOL_SIZE
     pool = _pool(max_workers)
@@ -184,10 +241,11 @@ def _run_streaming(
     parents) is taken back and run here, so the wait never depends on the queue.
     """
     pool = _pool(max_workers)
-    futures = {
-        pool.submit(contextvars.copy_context().run, run_task, run, t, step): t for t in tasks
-    }
     results: Results = {}
+    futures = {
+        pool.submit(contextvars.copy_context().run, _run_handled, run, t, step, results): t
+        for t in tasks
+    }
     pending = set(futures)
     while pending:
         _, pending = concurrent.futures.wait(
@@ -198,12 +256,12 @@ def _run_streaming(
             if not future.running() and future.cancel():
                 pending.discard(future)
                 task = futures[future]
-                results[task.path] = contextvars.copy_context().run(run_task, run, task, step)
+                contextvars.copy_context().run(_run_handled, run, task, step, results)
                 yield from _drain(live, run)
     yield from _drain(live, run)
-    for future, task in futures.items():
+    for future in futures:
         if not future.cancelled():
-            results[task.path] = future.result()
+            future.result()  # (a failure of the runner itself is raised here)
     return results
 
 
@@ -229,12 +287,13 @@ def _run_timed(
     # just as one is taken back. The gate keeps the tasks that run at once to the limit.
     gate = threading.BoundedSemaphore(limit)
     gave_up = threading.Event()
+    results: Results = {}
 
     def gated(task: Task) -> TaskResult | None:
         with gate:
             if gave_up.is_set():
                 return None  # the step timed out before this task could start
-            return run_task(run, task, step)
+            return _run_handled(run, task, step, results)
 
     futures = {pool.submit(contextvars.copy_context().run, gated, t): t for t in tasks}
     deadline = time.monotonic() + step_timeout
@@ -264,7 +323,20 @@ def _run_timed(
                 running += 1
         if live is not None:
             yield from _drain(live, run)
-    return {t.path: f.result() for f, t in futures.items()}
+    for future in futures:
+        future.result()  # (a failure of the runner itself is raised here)
+    return results
+
+
+def _run_handled(run: Run, task: Task, step: int, results: Results) -> TaskResult:
+    """Run `task` and put its result in `results` (in the order tasks end: the first
+    failure comes first); when it fails and its node has an error handler, run the
+    handler next, on this thread while the task's siblings still run (as LangGraph
+    starts it), its result going to `results` too for the step to take up."""
+    result = results[task.path] = run_task(run, task, step)
+    if result.error is not None and (handler := run.early_handler(result, step)):
+        results[handler.path] = run_task(run, handler, step)
+    return result
 
 
 def _on_own_thread(fn: Any, *args: Any) -> concurrent.futures.Future[Any]:
