@@ -239,3 +239,159 @@ def test_a_failing_handler_cancels_the_async_siblings_too() -> None:
         ("slow", "bad"),
         [("slow", "CancelledError()", None), ("bad", "RuntimeError('bad early')", None)],
     )
+
+
+# -- a step cut short: cancelled, its stream closed, or past its step_timeout -------------
+
+
+class Two(TypedDict):
+    hello: str
+    other: str
+
+
+def _two_tasks(log: list[str], slow: float = 30) -> Any:
+    async def awhile(state: Two) -> dict[str, Any]:
+        try:
+            await asyncio.sleep(slow)
+        except asyncio.CancelledError:
+            log.append("awhile cancelled")
+            raise
+        return {"hello": "late"}
+
+    async def alittlewhile(state: Two) -> dict[str, Any]:
+        await asyncio.sleep(0.05)
+        return {"other": "1"}
+
+    builder = StateGraph(Two)
+    builder.add_node(awhile)
+    builder.add_node(alittlewhile)
+    builder.set_conditional_entry_point(lambda _: ["awhile", "alittlewhile"])
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+def _cut_short(graph: Any, config: Any, how: str, durability: str) -> list[Any]:
+    """Start a run and cut it short `how`; the chunks it streamed before."""
+    chunks: list[Any] = []
+
+    async def main() -> None:
+        if how == "cancel":
+            run = asyncio.ensure_future(
+                graph.ainvoke({"hello": "world"}, config, durability=durability)
+            )
+            await asyncio.sleep(0.3)
+            run.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await run
+        elif how == "close":
+            stream = graph.astream({"hello": "world"}, config, durability=durability)
+            async for chunk in stream:
+                chunks.append(chunk)
+                break
+            await stream.aclose()
+        else:
+            graph.step_timeout = 0.3
+            try:
+                with pytest.raises(TimeoutError):
+                    async for chunk in graph.astream(
+                        {"hello": "world"}, config, durability=durability
+                    ):
+                        chunks.append(chunk)
+            finally:
+                graph.step_timeout = None
+
+    asyncio.run(main())
+    return chunks
+
+
+@pytest.mark.parametrize("how", ["cancel", "close", "step_timeout"])
+@pytest.mark.parametrize("durability", ["async", "exit"])
+def test_a_step_cut_short_keeps_what_finished_and_resumes(how: str, durability: str) -> None:
+    # LangGraph 1.2.22: the task still running is cancelled (and, unless durability is
+    # "exit", saved with the error CancelledError()); the finished task's write is kept
+    # on the step's checkpoint, which a resume goes on from, running only the other.
+    log: list[str] = []
+    graph = _two_tasks(log)
+    config = {"configurable": {"thread_id": f"{how}-{durability}"}}
+    chunks = _cut_short(graph, config, how, durability)
+    assert log == ["awhile cancelled"]
+    if how != "cancel":  # the finished task's update streamed as it finished
+        assert chunks == [{"alittlewhile": {"other": "1"}}]
+    state = graph.get_state(config)
+    error = None if durability == "exit" else "CancelledError()"
+    assert (state.next, state.values) == (("awhile",), {"hello": "world", "other": "1"})
+    assert [(t.name, t.error, t.result) for t in state.tasks] == [
+        ("awhile", error, None),
+        ("alittlewhile", None, {"other": "1"}),
+    ]
+    saved = (
+        [("awhile", "alittlewhile")]
+        if durability == "exit"
+        else [
+            ("awhile", "alittlewhile"),
+            ("__start__",),
+        ]
+    )
+    assert [h.next for h in graph.get_state_history(config)] == saved
+
+    log.clear()
+    fast = _two_tasks(log, slow=0)
+    fast.checkpointer = graph.checkpointer
+    assert asyncio.run(fast.ainvoke(None, config)) == {"hello": "late", "other": "1"}
+    assert log == []
+
+
+def test_a_cancelled_single_task_run_with_exit_durability_saves_its_input() -> None:
+    # LangGraph 1.2.22: the checkpoint the cancelled step started from is saved at exit.
+    started = asyncio.Event()
+
+    async def agent(state: Two) -> dict[str, Any]:
+        started.set()
+        await asyncio.sleep(30)
+        return {"other": "done"}
+
+    builder = StateGraph(Two)
+    builder.add_node("agent", agent)
+    builder.set_entry_point("agent")
+    builder.set_finish_point("agent")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+
+    async def main() -> None:
+        run = asyncio.ensure_future(graph.ainvoke({"hello": "world"}, config, durability="exit"))
+        await asyncio.wait_for(started.wait(), 10)
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+
+    asyncio.run(main())
+    state = graph.get_state(config)
+    assert (state.next, state.values) == (("agent",), {"hello": "world"})
+
+
+def test_updates_stream_as_each_task_finishes() -> None:
+    async def slow(state: Two) -> dict[str, Any]:
+        await asyncio.sleep(0.3)
+        return {"hello": "slow"}
+
+    async def quick(state: Two) -> dict[str, Any]:
+        await asyncio.sleep(0.01)
+        return {"other": "quick"}
+
+    builder = StateGraph(Two)
+    builder.add_node("slow", slow)
+    builder.add_node("quick", quick)
+    builder.add_edge(START, "slow")
+    builder.add_edge(START, "quick")
+    graph = builder.compile()
+
+    async def main() -> list[tuple[Any, bool]]:
+        started = time.monotonic()
+        return [
+            (chunk, time.monotonic() - started < 0.25)
+            async for chunk in graph.astream({"hello": "", "other": ""}, stream_mode="updates")
+        ]
+
+    assert asyncio.run(main()) == [
+        ({"quick": {"other": "quick"}}, True),
+        ({"slow": {"hello": "slow"}}, False),
+    ]

@@ -24,7 +24,10 @@ import time
 from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from typing import Any
 
+from foldgraph._kernel.names import ERROR
 from foldgraph._kernel.snapshot import Task
+from foldgraph.constants import START
+from foldgraph.pregel._pending import error_repr
 from foldgraph.pregel._protocol import Emit, Execute, Results, TaskResult
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._task import arun_task, run_task
@@ -86,6 +89,8 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
         the siblings still running, as LangGraph's async runner does."""
         result = ended.results[task.path] = await limited(task, step)
         if result.error is None:
+            if ended.live is not None:
+                ended.show(run, result)
             return result
         handler = run.early_handler(result, step)
         if handler is None:
@@ -100,6 +105,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
             ended.fail()
         return result
 
+    stopped = False  # a step cut short was saved as it stood (see `_stop_step`)
     try:
         while True:
             try:
@@ -112,66 +118,146 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                 continue
             step_timeout = getattr(run.graph, "step_timeout", None)
             if len(item.tasks) == 1 and live is None and step_timeout is None:
-                results = [await arun_task(run, item.tasks[0], item.step)]
-            else:
-                ended = _Step()
-                futures = [asyncio.ensure_future(one(t, item.step, ended)) for t in item.tasks]
-                ended.futures = futures
-                gathered = asyncio.gather(*futures, return_exceptions=True)
-                loop = asyncio.get_running_loop()
-                deadline = None if step_timeout is None else loop.time() + step_timeout
                 try:
-                    while not gathered.done():
-                        wait = _POLL if live is not None else None
-                        if deadline is not None:
-                            remaining = deadline - loop.time()
-                            if remaining <= 0:
-                                gathered.cancel()
-                                gathered.add_done_callback(_retrieve)
-                                raise TimeoutError  # bare, as asyncio (and LangGraph) raise it
-                            wait = remaining if wait is None else min(wait, remaining)
-                        await asyncio.wait({gathered}, timeout=wait)
-                        if live is not None:
-                            for emit in _drain(live, run):
-                                yield emit
+                    result = await arun_task(run, item.tasks[0], item.step)
                 except asyncio.CancelledError:
-                    # The run is cancelled: what finished siblings wrote is kept, so a
-                    # resumed thread does not run them again.
-                    run.keep_finished(
-                        [f.result() for f in futures if f.done() and not f.cancelled()]
-                    )
-                    gathered.cancel()
-                    gathered.add_done_callback(_retrieve)
+                    stopped = True
+                    _stop_step(run, item.tasks, {})
                     raise
-                for task, outcome in zip(item.tasks, gathered.result(), strict=True):
-                    if isinstance(outcome, asyncio.CancelledError) and ended.failed:
-                        ended.results.setdefault(task.path, ended.cancelled(task))
-                    elif isinstance(outcome, BaseException):
-                        raise outcome  # (a failure of the runner itself)
-                if live is not None:
-                    for emit in _drain(live, run):
-                        yield emit
-                send = ended.results  # in the order they ended: the first failure first
+                send = {result.task.path: result}
                 while run.child_sink:
                     yield run.child_sink.pop(0)
                 continue
-            send = {r.task.path: r for r in results}
+            ended = _Step("updates" in run.modes)
+            futures = [asyncio.ensure_future(one(t, item.step, ended)) for t in item.tasks]
+            ended.futures = futures
+            gathered = asyncio.gather(*futures, return_exceptions=True)
+            loop = asyncio.get_running_loop()
+            deadline = None if step_timeout is None else loop.time() + step_timeout
+            try:
+                while not gathered.done():
+                    wait = _POLL if live is not None else None
+                    if deadline is not None:
+                        remaining = deadline - loop.time()
+                        if remaining <= 0:
+                            stopped = True
+                            await _cancel_step(gathered, futures)
+                            _stop_step(run, item.tasks, ended.results)
+                            raise TimeoutError  # bare, as asyncio (and LangGraph) raise it
+                        wait = remaining if wait is None else min(wait, remaining)
+                    await asyncio.wait(
+                        {gathered} if ended.woken is None else {gathered, ended.woken},
+                        timeout=wait,
+                        return_when=asyncio.FIRST_COMPLETED,
+                    )
+                    if live is not None:
+                        for emit in _drain(live, run):
+                            yield emit
+                    if ended.live:
+                        for emit in ended.take():
+                            yield emit
+            except (asyncio.CancelledError, GeneratorExit):
+                # The run is cancelled, or its stream closed: the tasks still running are
+                # cancelled; what finished siblings wrote is kept, so a resumed thread
+                # does not run them again.
+                stopped = True
+                await _cancel_step(gathered, futures)
+                _stop_step(run, item.tasks, ended.results)
+                raise
+            for task, outcome in zip(item.tasks, gathered.result(), strict=True):
+                if isinstance(outcome, asyncio.CancelledError) and ended.failed:
+                    ended.results.setdefault(task.path, ended.cancelled(task))
+                elif isinstance(outcome, BaseException):
+                    raise outcome  # (a failure of the runner itself)
+            if live is not None:
+                for emit in _drain(live, run):
+                    yield emit
+            if ended.live:
+                for emit in ended.take():
+                    yield emit
+            send = ended.results  # in the order they ended: the first failure first
             while run.child_sink:
                 yield run.child_sink.pop(0)
+    except (asyncio.CancelledError, GeneratorExit):
+        if not stopped:  # stopped between steps: with durability "exit", save where it is
+            run._flush_exit(())
+        raise
     finally:
         gen.close()
 
 
+async def _cancel_step(
+    gathered: asyncio.Future[Any], futures: Sequence[asyncio.Future[Any]]
+) -> None:
+    """Cancel a step's running tasks and wait until each has ended (its own clean-up run)."""
+    gathered.cancel()
+    gathered.add_done_callback(_retrieve)
+    if any(not f.done() for f in futures):
+        await asyncio.wait(futures)
+
+
+def _stop_step(run: Run, tasks: Sequence[Task], results: Results) -> None:
+    """Save a step that cannot end (cancelled, its stream closed, timed out) as it stands,
+    as LangGraph does: the writes of the tasks that finished, the error of each task cut
+    short (`CancelledError()`, so a resume runs it again) or failed, and, with durability
+    "exit", the checkpoint the step started from."""
+    run.keep_finished([r for r in results.values() if r.error is None])
+    for task in tasks:
+        result = results.get(task.path)
+        if result is not None and result.error is None:
+            continue
+        error = result.error if result is not None else asyncio.CancelledError()
+        writes = [(ERROR, error_repr(error))]
+        if run.durability != "exit":  # (an exit save keeps only what finished)
+            run._pending[task.id] = [*run._pending.get(task.id, []), *writes]
+        run.save_writes(task, writes)
+    run._flush_exit(tasks)
+
+
+class _StepResults(dict):  # type: ignore[type-arg]
+    """A step's results, with the paths of the tasks whose update already streamed."""
+
+    __slots__ = ("streamed",)
+
+
 class _Step:
-    """The tasks of one async step as they end (in that order), and whether one failed
-    with nothing to handle it, which cancels those still running."""
+    """The tasks of one async step as they end (in that order); whether one failed with
+    nothing to handle it, which cancels those still running; and, when the run streams
+    updates, each finished task's update, streamed at once as LangGraph streams it."""
 
-    __slots__ = ("failed", "futures", "results")
+    __slots__ = ("failed", "futures", "live", "results", "woken")
 
-    def __init__(self) -> None:
-        self.results: Results = {}
+    def __init__(self, updates: bool) -> None:
+        self.results = _StepResults()
+        self.results.streamed = set()
         self.futures: list[asyncio.Future[TaskResult]] = []
         self.failed = False
+        self.live: list[Emit] | None = [] if updates else None
+        self.woken: asyncio.Future[None] | None = None
+        if updates:
+            self.woken = asyncio.get_running_loop().create_future()
+
+    def show(self, run: Run, result: TaskResult) -> None:
+        """Stream a finished task's update now (the step does not stream it again)."""
+        task, output = result.task, result.output
+        if output is None or result.interrupts or result.calls or task.name == START:
+            return  # (the step shows these itself, in its own order)
+        chunk = {task.name: output.update_chunk()}
+        if output.cached:
+            chunk["__metadata__"] = {"cached": True}
+        assert self.live is not None and self.woken is not None
+        self.live.append(Emit(run.ns, "updates", chunk))
+        self.results.streamed.add(task.path)
+        if not self.woken.done():
+            self.woken.set_result(None)
+
+    def take(self) -> list[Emit]:
+        """The updates streamed since the last look."""
+        assert self.live is not None
+        taken, self.live = self.live, []
+        if self.woken is not None and self.woken.done():
+            self.woken = asyncio.get_running_loop().create_future()
+        return taken
 
     def fail(self) -> None:
         if self.failed:
