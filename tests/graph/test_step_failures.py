@@ -395,3 +395,26 @@ def test_updates_stream_as_each_task_finishes() -> None:
         ({"quick": {"other": "quick"}}, True),
         ({"slow": {"hello": "slow"}}, False),
     ]
+
+
+def test_a_finished_tasks_update_waits_for_the_tasks_before_it() -> None:
+    # foldgraph keeps the updates of a step in task order (nodes by name here), each
+    # streamed once it and every task before it finished (LangGraph streams "b" first).
+    async def a(state: Two) -> dict[str, Any]:
+        await asyncio.sleep(0.2)
+        return {"hello": "a"}
+
+    async def b(state: Two) -> dict[str, Any]:
+        return {"other": "b"}
+
+    builder = StateGraph(Two)
+    builder.add_node("a", a)
+    builder.add_node("b", b)
+    builder.add_edge(START, "a")
+    builder.add_edge(START, "b")
+    graph = builder.compile()
+
+    async def main() -> list[Any]:
+        return [c async for c in graph.astream({"hello": "", "other": ""}, stream_mode="updates")]
+
+    assert asyncio.run(main()) == [{"a": {"hello": "a"}}, {"b": {"other": "b"}}]

@@ -88,9 +88,9 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
         siblings still run, as LangGraph starts it); a failure nothing handles cancels
         the siblings still running, as LangGraph's async runner does."""
         result = ended.results[task.path] = await limited(task, step)
+        if ended.live is not None:
+            ended.show()
         if result.error is None:
-            if ended.live is not None:
-                ended.show(run, result)
             return result
         handler = run.early_handler(result, step)
         if handler is None:
@@ -128,7 +128,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                 while run.child_sink:
                     yield run.child_sink.pop(0)
                 continue
-            ended = _Step("updates" in run.modes)
+            ended = _Step(run, item.tasks)
             futures = [asyncio.ensure_future(one(t, item.step, ended)) for t in item.tasks]
             ended.futures = futures
             gathered = asyncio.gather(*futures, return_exceptions=True)
@@ -223,36 +223,49 @@ class _StepResults(dict):  # type: ignore[type-arg]
 class _Step:
     """The tasks of one async step as they end (in that order); whether one failed with
     nothing to handle it, which cancels those still running; and, when the run streams
-    updates, each finished task's update, streamed at once as LangGraph streams it."""
+    updates, each finished task's update, streamed as soon as every task before it (in
+    task order) has finished too: the stream keeps its one order, and a consumer sees a
+    fast task's update while a slow one still runs, as LangGraph streams it."""
 
-    __slots__ = ("failed", "futures", "live", "results", "woken")
+    __slots__ = ("failed", "futures", "live", "order", "results", "run", "shown", "woken")
 
-    def __init__(self, updates: bool) -> None:
+    def __init__(self, run: Run, tasks: Sequence[Task]) -> None:
+        self.run = run
         self.results = _StepResults()
         self.results.streamed = set()
         self.futures: list[asyncio.Future[TaskResult]] = []
         self.failed = False
-        self.live: list[Emit] | None = [] if updates else None
+        self.live: list[Emit] | None = None
         self.woken: asyncio.Future[None] | None = None
-        if updates:
+        modes = run.modes
+        if "updates" in modes and not run.subgraphs and modes.isdisjoint(("tasks", "debug")):
+            # (with tasks chunks or subgraph chunks, the step keeps them all in its order)
+            self.live = []
             self.woken = asyncio.get_running_loop().create_future()
+            self.order = [t.path for t in tasks]
+            self.shown = 0  # how many of `order` were looked at
 
-    def show(self, run: Run, result: TaskResult) -> None:
-        """Stream a finished task's update now (the step does not stream it again)."""
-        task, output = result.task, result.output
-        if output is None or result.interrupts or result.calls or task.name == START:
-            return  # (the step shows these itself, in its own order)
-        chunk = {task.name: output.update_chunk()}
-        if output.cached:
-            chunk["__metadata__"] = {"cached": True}
+    def show(self) -> None:
+        """A task finished: stream the updates of the tasks now finished in order."""
         assert self.live is not None and self.woken is not None
-        self.live.append(Emit(run.ns, "updates", chunk))
-        self.results.streamed.add(task.path)
-        if not self.woken.done():
+        results, order, before = self.results, self.order, len(self.live)
+        while self.shown < len(order) and (done := results.get(order[self.shown])) is not None:
+            self.shown += 1
+            task, output = done.task, done.output
+            if done.error is not None or output is None or done.interrupts or done.calls:
+                continue  # (the step shows these itself)
+            if task.name == START:
+                continue
+            chunk = {task.name: output.update_chunk()}
+            if output.cached:
+                chunk["__metadata__"] = {"cached": True}
+            self.live.append(Emit(self.run.ns, "updates", chunk))
+            results.streamed.add(task.path)
+        if len(self.live) > before and not self.woken.done():
             self.woken.set_result(None)
 
     def take(self) -> list[Emit]:
-        """The updates streamed since the last look."""
+        """The updates to stream since the last look."""
         assert self.live is not None
         taken, self.live = self.live, []
         if self.woken is not None and self.woken.done():
