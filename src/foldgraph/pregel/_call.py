@@ -38,7 +38,7 @@ from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESU
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.messages import namespace_of
 from foldgraph._shell.node import injected, task_injections
-from foldgraph._shell.tracing import achain_run, chain_run
+from foldgraph._shell.tracing import achain_run, astream_chunk, chain_run, stream_chunk
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, GraphInterrupt
 from foldgraph.pregel import _emit as emit
@@ -302,6 +302,7 @@ class Calls:
             scope.calls.wait()
         if traced is not None:
             if error is None:
+                stream_chunk(traced, value)  # (`on_chain_stream` of the call, as LangGraph)
                 traced.on_chain_end(value)
             else:
                 traced.on_chain_error(error)
@@ -335,6 +336,7 @@ class Calls:
             await scope.calls.await_all()
         if traced is not None:
             if error is None:
+                await astream_chunk(traced, value)
                 await traced.on_chain_end(value)
             else:
                 await traced.on_chain_error(error)

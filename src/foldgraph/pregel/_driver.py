@@ -28,6 +28,7 @@ from foldgraph._kernel.names import ERROR
 from foldgraph._kernel.snapshot import Task
 from foldgraph.constants import START
 from foldgraph.pregel._pending import error_repr
+from foldgraph.pregel._prepare import LiveQueue
 from foldgraph.pregel._protocol import Emit, Execute, Results, TaskResult
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._task import arun_task, run_task
@@ -87,7 +88,12 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
         """Run `task` (and, when it fails, its node's error handler, at once while its
         siblings still run, as LangGraph starts it); a failure nothing handles cancels
         the siblings still running, as LangGraph's async runner does."""
-        result = ended.results[task.path] = await limited(task, step)
+        if semaphore is None:  # (not through `limited`: one coroutine less per task)
+            result = await arun_task(run, task, step)
+        else:
+            async with semaphore:
+                result = await arun_task(run, task, step)
+        ended.results[task.path] = result
         if ended.live is not None:
             ended.show()
         if result.error is None:
@@ -106,6 +112,21 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
         return result
 
     stopped = False  # a step cut short was saved as it stood (see `_stop_step`)
+    current: list[_Step | None] = [None]  # the step running, woken by the live queue
+    waker = None
+    if isinstance(live, LiveQueue):
+        loop, thread = asyncio.get_running_loop(), threading.get_ident()
+
+        def waker() -> None:
+            step = current[0]
+            if step is None:
+                return
+            if threading.get_ident() == thread:
+                step.wake()
+            else:
+                loop.call_soon_threadsafe(step.wake)
+
+        live.waker = waker
     try:
         while True:
             try:
@@ -128,7 +149,8 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                 while run.child_sink:
                     yield run.child_sink.pop(0)
                 continue
-            ended = _Step(run, item.tasks)
+            ended = _Step(run, item.tasks, waker is not None)
+            current[0] = ended
             futures = [asyncio.ensure_future(one(t, item.step, ended)) for t in item.tasks]
             ended.futures = futures
             gathered = asyncio.gather(*futures, return_exceptions=True)
@@ -150,6 +172,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                         timeout=wait,
                         return_when=asyncio.FIRST_COMPLETED,
                     )
+                    ended.rearm()
                     if live is not None:
                         for emit in _drain(live, run):
                             yield emit
@@ -183,6 +206,8 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
             run._flush_exit(())
         raise
     finally:
+        if waker is not None:
+            live.waker = None  # type: ignore[union-attr]
         gen.close()
 
 
@@ -229,7 +254,7 @@ class _Step:
 
     __slots__ = ("failed", "futures", "live", "order", "results", "run", "shown", "woken")
 
-    def __init__(self, run: Run, tasks: Sequence[Task]) -> None:
+    def __init__(self, run: Run, tasks: Sequence[Task], queued: bool = False) -> None:
         self.run = run
         self.results = _StepResults()
         self.results.streamed = set()
@@ -237,11 +262,14 @@ class _Step:
         self.failed = False
         self.live: list[Emit] | None = None
         self.woken: asyncio.Future[None] | None = None
+        if queued:  # woken as chunks reach the run's live queue (see `LiveQueue`)
+            self.woken = asyncio.get_running_loop().create_future()
         modes = run.modes
         if "updates" in modes and not run.subgraphs and modes.isdisjoint(("tasks", "debug")):
             # (with tasks chunks or subgraph chunks, the step keeps them all in its order)
             self.live = []
-            self.woken = asyncio.get_running_loop().create_future()
+            if self.woken is None:
+                self.woken = asyncio.get_running_loop().create_future()
             self.order = [t.path for t in tasks]
             self.shown = 0  # how many of `order` were looked at
 
@@ -261,15 +289,23 @@ class _Step:
                 chunk["__metadata__"] = {"cached": True}
             self.live.append(Emit(self.run.ns, "updates", chunk))
             results.streamed.add(task.path)
-        if len(self.live) > before and not self.woken.done():
+        if len(self.live) > before:
+            self.wake()
+
+    def wake(self) -> None:
+        """Chunks are waiting: the driver's wait ends (on the event loop's thread)."""
+        if self.woken is not None and not self.woken.done():
             self.woken.set_result(None)
+
+    def rearm(self) -> None:
+        """After a look at the chunks: the next ones wake the driver again."""
+        if self.woken is not None and self.woken.done():
+            self.woken = asyncio.get_running_loop().create_future()
 
     def take(self) -> list[Emit]:
         """The updates to stream since the last look."""
         assert self.live is not None
         taken, self.live = self.live, []
-        if self.woken is not None and self.woken.done():
-            self.woken = asyncio.get_running_loop().create_future()
         return taken
 
     def fail(self) -> None:
