@@ -345,8 +345,10 @@ class SqlWrites:
                     + str(exc).replace("value", channel, 1),
                     path=exc.path.replace("value", channel, 1),
                 ) from exc
-            if type(data) is bytes:
-                data = exact(data)  # kept until the step's transaction (see `exact`)
+            if typ == "fgjson" and type(data) is bytes:
+                # Kept until the step's transaction (see `exact`); msgpack's bytes are
+                # already their own size.
+                data = exact(data)
             row = (
                 thread_id,
                 ns,
