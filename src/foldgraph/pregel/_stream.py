@@ -40,15 +40,19 @@ def deliver(
     version: str = "v1",
 ) -> Any:
     """Forward a chunk to a parent run, and shape it for this caller (or SKIP)."""
-    if run.parent_sink is not None:
+    if run.parent_sink is not None and emit.mode in run.sink_modes:
         run.parent_sink.append(emit)
+    if run.shown_modes is not None and emit.mode not in run.shown_modes:
+        return SKIP
+    own = not emit.ns
     if run.ns:
-        # A graph streamed inside a node: its caller sees its chunks as a root's, and
-        # those of its own subgraphs below it (as LangGraph's namespaces are relative).
-        emit = Emit(emit.ns[len(run.ns) :], emit.mode, emit.payload)
+        # A graph streamed inside a node: its caller gets its chunks as a root's, and
+        # those of its subgraphs only with `subgraphs=True`; every namespace shown is
+        # the whole path from the root graph (as LangGraph's).
+        own = len(emit.ns) == len(run.ns)
     if version == "v2":
-        return _part(emit, single, output_keys, run.graph.typed_output)
-    return _shape(emit, single, subgraphs, output_keys)
+        return _part(emit, single, output_keys, run.graph.typed_output, own)
+    return _shape(emit, single, subgraphs, output_keys, own)
 
 
 def typed(build: Any, values: Any) -> Any:
@@ -62,19 +66,21 @@ def typed(build: Any, values: Any) -> Any:
         return values
 
 
-def _part(emit: Emit, single: str | None, output_keys: Any, build: Any = None) -> Any:
-    """A `version="v2"` stream part: {"type", "ns", "data"} (+ "interrupts" for values)."""
+def _part(
+    emit: Emit, single: str | None, output_keys: Any, build: Any = None, own: bool = True
+) -> Any:
+    """A `version="v2"` stream part: {"type", "ns", "data"} (+ "interrupts" for values).
+    `own`: the chunk is the streamed graph's own (not one of its subgraphs')."""
     if single is not None and emit.mode != single:
         return SKIP
-    shaped = _shape(emit, emit.mode, False, output_keys) if not emit.ns else None
-    data = emit.payload if emit.ns else shaped
+    data = _shape(emit, emit.mode, True, output_keys, own)[1] if own else emit.payload
     part: dict[str, Any] = {"type": emit.mode, "ns": emit.ns, "data": data}
     if emit.mode == "values":
         interrupts: tuple[Any, ...] = ()
         if isinstance(data, dict) and "__interrupt__" in data:
             interrupts = tuple(data["__interrupt__"])
             part["data"] = {k: v for k, v in data.items() if k != "__interrupt__"}
-        if not emit.ns and output_keys is None:
+        if own and output_keys is None:
             part["data"] = typed(build, part["data"])
         part["interrupts"] = interrupts
     return part
@@ -102,13 +108,15 @@ def trace_output(run: Run, output_keys: Any = None) -> Any:
     return run.graph._output_values(final, output_keys) if run.emitted_values else None
 
 
-def _shape(emit: Emit, single: str | None, subgraphs: bool, output_keys: Any) -> Any:
-    if emit.ns and not subgraphs:
+def _shape(
+    emit: Emit, single: str | None, subgraphs: bool, output_keys: Any, own: bool = True
+) -> Any:
+    if not own and not subgraphs:
         return SKIP
     if single is not None and emit.mode != single:
         return SKIP
     payload = emit.payload
-    if emit.mode == "values" and output_keys is not None and isinstance(payload, dict):
+    if own and emit.mode == "values" and output_keys is not None and isinstance(payload, dict):
         keys = [output_keys] if isinstance(output_keys, str) else list(output_keys)
         if isinstance(output_keys, str) and "__interrupt__" not in payload:
             payload = payload.get(output_keys)
