@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pyrsistent import PMap, pmap
+from pyrsistent import pmap
 
 from foldgraph import errors
 from foldgraph.checkpoint.base import (

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from foldgraph.checkpoint.base import empty_checkpoint
 from foldgraph.checkpoint.memory import InMemorySaver
 from foldgraph.checkpoint.sqlite import SqliteSaver

@@ -29,7 +29,6 @@ from typing import (
     runtime_checkable,
 )
 
-from pyrsistent import pmap
 from typing_extensions import TypedDict
 
 from foldgraph._kernel.frozen import is_persistent_map
