@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from foldgraph._shell.coerce import input_builder
+from foldgraph.constants import START
 from foldgraph.errors import GraphInterrupt
 from foldgraph.pregel._protocol import Emit
 from foldgraph.pregel._run import Run
@@ -51,8 +53,36 @@ def deliver(
         # the whole path from the root graph (as LangGraph's).
         own = len(emit.ns) == len(run.ns)
     if version == "v2":
+        if emit.mode in _WITH_STATE and type(emit.payload) is dict:
+            emit = _with_typed_state(emit, run.graph)
         return _part(emit, single, output_keys, run.graph.typed_output, own)
     return _shape(emit, single, subgraphs, output_keys, own)
+
+
+_WITH_STATE = frozenset(("checkpoints", "debug"))
+
+
+def _with_typed_state(emit: Emit, graph: Any) -> Emit:
+    """A v2 `checkpoints` (or `debug` checkpoint) part's values as the streamed graph's
+    state schema's instance (a dataclass or pydantic model), at every depth, as
+    LangGraph gives them; not the first checkpoint's (before its input is read, when
+    required keys may be unset), nor values that do not make one (LangGraph fails the
+    run there). A copy: the chunk may reach other streams too."""
+    build = input_builder(getattr(getattr(graph, "builder", None), "state_schema", None))
+    if build is None:
+        return emit
+    payload = emit.payload
+    inner = payload.get("payload") if payload.get("type") == "checkpoint" else payload
+    if type(inner) is not dict or START in (inner.get("next") or ()):
+        return emit
+    values = inner.get("values")
+    state = typed(build, values)
+    if state is values:
+        return emit
+    inner = {**inner, "values": state}
+    if payload.get("type") == "checkpoint":
+        return Emit(emit.ns, emit.mode, {**payload, "payload": inner})
+    return Emit(emit.ns, emit.mode, inner)
 
 
 def typed(build: Any, values: Any) -> Any:
