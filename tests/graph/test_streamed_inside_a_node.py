@@ -357,3 +357,77 @@ def test_messages_a_graph_on_its_own_thread_writes_reach_a_caller_asking_for_sub
         ((), "AIMessage", "Sunny."),
         ((), "AIMessage", "done"),
     ]
+
+
+class _X(TypedDict):
+    x: int
+
+
+def _writing_child(is_async: bool) -> Any:
+    from foldgraph.config import get_stream_writer
+
+    def w(state: _X) -> dict:
+        get_stream_writer()({"from": "child"})
+        return {"x": state["x"] + 1}
+
+    async def aw(state: _X) -> dict:
+        return w(state)
+
+    return StateGraph(_X).add_node("w", aw if is_async else w).add_edge(START, "w").compile()
+
+
+_CUSTOM = (("node",), "custom", {"from": "child"})
+_W_UPDATE = (("node",), "updates", {"w": {"x": 2}})
+_NODE_UPDATE = ((), "updates", {"node": None})
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize(
+    ("inner_modes", "outer_modes", "inner_expected", "outer_expected"),
+    [
+        (["custom"], ["custom"], [_CUSTOM], []),
+        (["custom", "updates"], ["updates"], [_CUSTOM, _W_UPDATE], [_W_UPDATE, _NODE_UPDATE]),
+        (["updates"], ["custom"], [_W_UPDATE], [_CUSTOM]),
+        (["values"], ["custom", "updates"], None, [_CUSTOM, _W_UPDATE, _NODE_UPDATE]),
+    ],
+)
+def test_custom_chunks_go_to_the_innermost_stream_taking_them(
+    is_async: bool,
+    inner_modes: list[str],
+    outer_modes: list[str],
+    inner_expected: Any,
+    outer_expected: list[Any],
+) -> None:
+    """A graph streamed with "custom" inside a node: its writes reach that node's stream
+    only; one streamed without it writes to a caller streaming subgraphs."""
+    child = _writing_child(is_async)
+    inner: list[Any] = []
+
+    def keep(part: Any) -> None:
+        inner.append((_names(part[0]), part[1], part[2]))
+
+    def node(state: _X) -> dict:
+        for part in child.stream(state, stream_mode=inner_modes, subgraphs=True):
+            keep(part)
+        return {}
+
+    async def anode(state: _X) -> dict:
+        async for part in child.astream(state, stream_mode=inner_modes, subgraphs=True):
+            keep(part)
+        return {}
+
+    outer = StateGraph(_X).add_node("node", anode if is_async else node).add_edge(START, "node")
+    graph = outer.compile()
+
+    async def collect() -> list[Any]:
+        return [p async for p in graph.astream({"x": 1}, stream_mode=outer_modes, subgraphs=True)]
+
+    if is_async:
+        parts = asyncio.run(collect())
+    else:
+        parts = list(graph.stream({"x": 1}, stream_mode=outer_modes, subgraphs=True))
+    assert [(_names(ns), mode, data) for ns, mode, data in parts] == outer_expected
+    if inner_expected is not None:
+        assert inner == inner_expected
+    else:
+        assert [mode for _, mode, _ in inner] == ["values", "values"]

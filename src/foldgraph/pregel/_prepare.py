@@ -214,7 +214,11 @@ def make_run(
     runtime_parts = None
     if context is None and parent_run is not None:
         runtime = parent_run.runtime
-        if "custom" in parent_run.modes:
+        if writer is not no_writer:
+            # Streamed with "custom" inside a node: its writes go to that node's stream
+            # only, as LangGraph's innermost writer takes them.
+            runtime = runtime.override(stream_writer=writer)
+        elif "custom" in parent_run.modes:
             runtime = runtime.override(stream_writer=custom_writer(sink, ns))
     else:
         # Made when first asked for (`Run.runtime`); the context is checked now.
@@ -246,6 +250,8 @@ def make_run(
             run.messages = StreamMessagesHandler.relaying(relay)
         return run  # a root run: the fields a nested run sets keep their defaults
     run.sink_modes = parent_run.sink_modes
+    if writer is not no_writer:
+        run.sink_modes = run.sink_modes - {"custom"}  # its own stream takes them
     if sink is not None:
         if not modes:
             run.modes = parent_run.modes
