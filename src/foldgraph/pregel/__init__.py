@@ -351,7 +351,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             stream_mode=stream_modes(mux),
             subgraphs=True,
             version="v2",
-            **kwargs,
+            **_v3_run_options(kwargs),
         )
         return GraphRunStream(iter(parts), mux)
 
@@ -389,7 +389,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             stream_mode=stream_modes(mux),
             subgraphs=True,
             version="v2",
-            **kwargs,
+            **_v3_run_options(kwargs),
         )
         return AsyncGraphRunStream(parts.__aiter__(), mux)
 
@@ -419,6 +419,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             config,
             stream_mode,
             subgraphs,
+            version,
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
@@ -466,6 +467,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             config,
             stream_mode,
             subgraphs,
+            version,
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
@@ -650,3 +652,13 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
     def verify_replay(self, config: RunnableConfig) -> Any:
         """Re-fold the thread's recorded writes and check every checkpoint comes back exactly."""
         return verify_replay(self, dict(config))
+
+
+def _v3_run_options(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keywords a v3 run passes to `stream`/`astream`: breakpoints and the run
+    control always, as None when not given (an override of `stream` sees them, as
+    LangGraph's v3 passes them), then the caller's other keywords."""
+    options = {
+        name: kwargs.get(name) for name in ("interrupt_before", "interrupt_after", "control")
+    }
+    return {**options, **kwargs}
