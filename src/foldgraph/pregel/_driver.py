@@ -124,7 +124,10 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
             if threading.get_ident() == thread:
                 step.wake()
             else:
-                loop.call_soon_threadsafe(step.wake)
+                try:
+                    loop.call_soon_threadsafe(step.wake)
+                except RuntimeError:
+                    pass  # the loop closed: a thread the run left behind is still writing
 
         live.waker = waker
     try:
