@@ -667,9 +667,12 @@ class Codec:
             return messages_from_dict([{"type": t["t"], "data": data}])[0]
 
         def send(t: dict[str, Any]) -> Any:
-            from foldgraph.types import Send
+            from foldgraph.types import Send, TimeoutPolicy
 
-            return Send(t["n"], dec(t["a"]), timeout=t.get("to"))
+            timeout = t.get("to")
+            if isinstance(timeout, dict):  # the policy's fields, as stored
+                timeout = TimeoutPolicy(**timeout)
+            return Send(t["n"], dec(t["a"]), timeout=timeout)
 
         def exc(t: dict[str, Any]) -> Any:
             try:
