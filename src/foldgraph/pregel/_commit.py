@@ -77,7 +77,9 @@ class Committing:
             accepted = []
             retried = bool(self._pending)
             saved = 0  # how many of `accepted` are saved
-        streamed = getattr(results, "streamed", None)  # updates a driver streamed already
+        # Updates the async driver streamed already (its results are a dict subclass;
+        # a plain dict has none, and is not asked: a failed lookup costs an exception).
+        streamed = None if type(results) is dict else getattr(results, "streamed", None)
         for t in tasks:
             result = results.get(t.path)
             if result is None:
