@@ -194,10 +194,27 @@ class Executor:
             return True  # the database is away too: the lease decides
         return owners.get(run["run_id"]) != ("running", self.worker_id)
 
-    async def _release(self, run: Json, *, delay: float = 0.0) -> None:
-        """Give the run back to the queue; if the database is away, its lease runs out."""
+    async def _connection_failure(self, run: Json) -> str:
+        """What to do with a run that failed on a database or Redis connection error.
+
+        A graph whose own code talks to a database or Redis raises the same errors as
+        losing ours, so the worker asks its own database (and Redis) at once. When they
+        do not answer it is an `"outage"`: the run waits for them, and the attempt does
+        not count. When they answer, the failure counts as a lost attempt: `"retry"`,
+        or `"fail"` (the run ends `error` with the graph's exception) on its last one.
+        """
         try:
-            await self.queue.release(run["run_id"], self.worker_id, delay=delay)
+            await asyncio.wait_for(self.queue.probe(), 5.0)
+        except Exception:
+            return "outage"
+        lost = run.get("attempt", 1) - run.get("drains", 0)
+        return "fail" if lost >= self.queue.max_attempts else "retry"
+
+    async def _release(self, run: Json, *, delay: float = 0.0, counted: bool = False) -> None:
+        """Give the run back to the queue (`counted`: as a lost attempt); if the database
+        is away, its lease runs out."""
+        try:
+            await self.queue.release(run["run_id"], self.worker_id, delay=delay, counted=counted)
         except Exception as err:
             logger.warning(
                 "run %s could not be released (%s); its lease will expire", run["run_id"], err
@@ -310,14 +327,25 @@ class Executor:
                 logger.warning("run %s continues on another worker; dropped here", run_id)
                 await _log_ending(ending)
                 return
-            if self.leased and database_unreachable(err):
-                # Not the graph's fault: the database went away under it. The run goes back
-                # to the queue (or its lease runs out) and resumes from its last checkpoint.
-                # This worker claims nothing more until the database and Redis answer.
-                logger.warning("run %s lost the database (%s); it will be resumed", run_id, err)
-                self._unreachable.set()
+            verdict = (
+                await self._connection_failure(run)
+                if self.leased and database_unreachable(err)
+                else "fail"
+            )
+            if verdict != "fail":
+                # The database or Redis went away under the run, or the graph's own
+                # connection failed (see `_connection_failure`). The run goes back to the
+                # queue (or its lease runs out) and resumes from its last checkpoint.
                 await asyncio.shield(_log_ending(ending))
                 delay = self.queue.retry_delay(run.get("attempt", 1))
+                if verdict == "retry":
+                    logger.warning("run %s failed (%s); it will be tried again", run_id, err)
+                    await asyncio.shield(self._release(run, delay=delay, counted=True))
+                    return
+                # An outage is not the run's: the attempt does not count, and this worker
+                # claims nothing more until the database and Redis answer.
+                logger.warning("run %s lost the database (%s); it will be resumed", run_id, err)
+                self._unreachable.set()
                 await asyncio.shield(self._release(run, delay=delay))
                 return
             logger.info("run %s failed: %s: %s", run_id, type(err).__name__, err)

@@ -217,17 +217,20 @@ class LeasedQueue(RunQueue, abc.ABC):
         )
         return {r[0]: (r[1], r[2]) for r in rows}
 
-    async def release(self, run_id: str, worker_id: str, *, delay: float = 0.0) -> bool:
+    async def release(
+        self, run_id: str, worker_id: str, *, delay: float = 0.0, counted: bool = False
+    ) -> bool:
         """Give a run back to the queue, claimable again in `delay` seconds: a drain, or a
         run whose worker could not reach the database or Redis. Neither is a lost worker,
-        so neither counts against `max_attempts`."""
+        so neither counts against `max_attempts`, unless `counted` (a connection error
+        that may be the graph's own: see `Executor._connection_failure`)."""
         import time
 
         changed = await self.storage._execute(
             "UPDATE srv_runs SET status = 'pending', worker_id = NULL, lease_until = NULL,"
-            " drains = drains + 1, updated_at = %s, runnable_at = GREATEST(runnable_at, %s)"
+            " drains = drains + %s, updated_at = %s, runnable_at = GREATEST(runnable_at, %s)"
             " WHERE run_id = %s AND worker_id = %s AND status = 'running'",
-            [now_iso(), time.time() + delay, run_id, worker_id],
+            [0 if counted else 1, now_iso(), time.time() + delay, run_id, worker_id],
         )
         if changed:
             await self.notify()
