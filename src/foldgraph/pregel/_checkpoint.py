@@ -17,5 +17,12 @@ __all__ = ["copy_checkpoint", "empty_checkpoint"]
 
 
 def copy_checkpoint(checkpoint: Checkpoint) -> Checkpoint:
-    """A copy sharing nothing mutable with ``checkpoint``, in the shape saver reads return."""
-    return plain_checkpoint(checkpoint)
+    """A copy sharing nothing mutable with ``checkpoint``, in the shape saver reads return.
+
+    As LangGraph's runner-side copy, it has no legacy ``pending_sends`` key (the one
+    `empty_checkpoint` still carries) and always has ``updated_channels``.
+    """
+    copied = plain_checkpoint(checkpoint)
+    copied.pop("pending_sends", None)  # type: ignore[misc]
+    copied.setdefault("updated_channels", None)
+    return copied

@@ -212,7 +212,8 @@ class SqlWrites:
             "ts": checkpoint["ts"],
             "cv": versions,
             "vs": seen_json,
-            "uc": list(checkpoint.get("updated_channels") or []),
+            # None (a checkpoint no step made, as `empty_checkpoint` gives) stays None.
+            "uc": None if (uc := checkpoint.get("updated_channels")) is None else list(uc),
             # Fingerprints of the values as written (see `_kernel.seal`).
             "cs": dict(checkpoint.get("channel_seals") or {}),
             "at": at,

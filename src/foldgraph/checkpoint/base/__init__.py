@@ -29,7 +29,6 @@ from typing import (
     runtime_checkable,
 )
 
-from pyrsistent import pmap
 from typing_extensions import TypedDict
 
 from foldgraph._kernel.frozen import is_persistent_map
@@ -172,16 +171,20 @@ def _now_iso() -> str:
 def empty_checkpoint() -> Checkpoint:
     """A checkpoint with no channel written yet, and a fresh id.
 
+    Its maps are plain dicts (and `pending_sends` an empty list), as LangGraph's
+    are: callers fill them in place before handing the checkpoint to `put`.
+
     >>> empty_checkpoint()["channel_values"]
-    pmap({})
+    {}
     """
     return Checkpoint(
         v=LATEST_VERSION,
         id=str(uuid6()),
         ts=_now_iso(),
-        channel_values=pmap(),
-        channel_versions=pmap(),
-        versions_seen=pmap(),
+        channel_values={},
+        channel_versions={},
+        versions_seen={},
+        pending_sends=[],
         updated_channels=None,
     )
 
