@@ -234,7 +234,8 @@ class Service:
                     self.new_thread(thread_id, thread_metadata), if_exists="do_nothing"
                 )
             strategy = options["multitask_strategy"]
-            active = await self.storage.active_runs(thread_id)
+            # `enqueue` (the default) queues behind whatever runs: no need to look.
+            active = [] if strategy == "enqueue" else await self.storage.active_runs(thread_id)
             if active and strategy == "reject":
                 raise HTTPError(
                     409,
