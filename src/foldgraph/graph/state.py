@@ -5,44 +5,39 @@ from __future__ import annotations
 import copy
 import inspect
 import typing
-import warnings
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from datetime import timedelta
 from typing import Any, Generic, Self
 
 import attrs
-import typing_extensions
-from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables import Runnable
 from pydantic import create_model
 
 from foldgraph._deprecated import renamed_parameter
-from foldgraph._kernel.channels import (
-    BaseChannel,
-    BinaryOperatorAggregate,
-    DeltaChannel,
-    EphemeralValue,
-    LastValue,
-    LastValueAfterFinish,
-    NamedBarrierValue,
-    NamedBarrierValueAfterFinish,
-    Topic,
-)
+from foldgraph._kernel.channels import BaseChannel, LastValue
 from foldgraph._kernel.names import NS_END, NS_SEP, RESERVED, ROOT
-from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
 from foldgraph._shell.coerce import input_builder, is_schema_class, schema_fields
-from foldgraph._shell.node import _is_async_callable, action_for, node_name
-from foldgraph.constants import END, START, TASKS
-from foldgraph.managed import ManagedValue
-from foldgraph.pregel import NodeRunner, Pregel
+from foldgraph._shell.node import node_name
+from foldgraph.constants import END, START
+from foldgraph.graph._build import _build
+from foldgraph.graph._channels import channel_for
+from foldgraph.graph._draw import draw
+from foldgraph.graph._nodes import (
+    DEFAULT_ERROR_HANDLER,
+    StateNodeSpec,
+    _as_runnable,
+    _check_handler,
+    _command_ends,
+    _handler_spec,
+    _NodeDefaults,
+)
+from foldgraph.pregel import Pregel
 from foldgraph.pregel._branch import Branch, own_name
 from foldgraph.pregel._core import GraphCore
-from foldgraph.pregel._node import BranchRead
 from foldgraph.pregel._schema import schema_jsonschema, schema_model
-from foldgraph.pregel._timeout import sync_timeout_unsupported
 from foldgraph.types import (
     CachePolicy,
-    Command,
     RetryPolicy,
     TimeoutPolicy,
     TracePolicy,
@@ -51,198 +46,6 @@ from foldgraph.types import (
 from foldgraph.typing import ContextT, InputT, OutputT, StateT
 
 __all__ = ["CompiledStateGraph", "StateGraph"]
-
-
-@attrs.frozen(slots=True)
-class StateNodeSpec:
-    """A node as declared on the builder.
-
-    `runnable` is what LangGraph programs read (a Runnable; a function given to
-    `add_node` is wrapped in a `RunnableCallable`, its `.func` or `.afunc`);
-    `action` is the object given to `add_node`, which the runner calls directly.
-    """
-
-    runnable: Any = attrs.field(eq=False)
-    metadata: dict[str, Any] | None
-    input_schema: Any
-    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None
-    cache_policy: CachePolicy | None
-    ends: tuple[str, ...] | dict[str, str] | None = ()
-    defer: bool = False
-    action: Any = attrs.field(default=None, eq=False, repr=False)
-    error_handler_node: str | None = None
-    """The handler node that takes over when this node fails (after its retries)."""
-    is_error_handler: bool = False
-    timeout: TimeoutPolicy | None = None
-    trace_policy: Any = None
-
-
-@attrs.define(slots=True)
-class _NodeDefaults:
-    """What `set_node_defaults` gave; applied at compile(), per-node values winning."""
-
-    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
-    cache_policy: CachePolicy | None = None
-    error_handler: Any = None
-    timeout: TimeoutPolicy | None = None
-
-
-DEFAULT_ERROR_HANDLER = "__default_error_handler__"
-
-
-def _check_handler(handler: Any) -> None:
-    if not (callable(handler) or isinstance(handler, Runnable | dict)):
-        raise TypeError(
-            "Expected a Runnable, callable or dict."
-            f"Instead got an unsupported type: {type(handler)}"
-        )
-
-
-def _handler_spec(handler: Any, name: str, input_schema: Any) -> StateNodeSpec:
-    return StateNodeSpec(
-        runnable=_as_runnable(handler, name),
-        action=handler,
-        metadata=None,
-        input_schema=input_schema,
-        retry_policy=None,
-        cache_policy=None,
-        is_error_handler=True,
-    )
-
-
-def _as_runnable(action: Any, name: str) -> Any:
-    """The Runnable LangGraph shows for a node: Runnables as given, callables wrapped."""
-    if isinstance(action, Runnable):
-        return action
-    from foldgraph.utils.runnable import RunnableCallable
-
-    _warn_config_annotation(action)
-    try:
-        if _is_async_callable(action):
-            return RunnableCallable(None, action, name=name, trace=False)
-        return RunnableCallable(action, name=name, trace=False)
-    except (TypeError, ValueError):  # no inspectable signature: show it as given
-        return action
-
-
-_CONFIG_ANNOTATIONS = (
-    inspect.Parameter.empty,
-    RunnableConfig,
-    "RunnableConfig",
-    RunnableConfig | None,
-    typing.Optional[RunnableConfig],  # noqa: UP045 (the spelling users write)
-    "RunnableConfig | None",
-    "Optional[RunnableConfig]",
-)
-
-
-def _warn_config_annotation(action: Any) -> None:
-    """LangGraph's warning for a node whose `config` parameter is typed as something else
-    than a `RunnableConfig` (it still gets the config here)."""
-    try:
-        param = inspect.signature(action).parameters.get("config")
-    except (TypeError, ValueError):
-        return
-    if param is None or param.kind not in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY):
-        return
-    if any(param.annotation == ok for ok in _CONFIG_ANNOTATIONS):
-        return
-    warnings.warn(
-        "The 'config' parameter should be typed as 'RunnableConfig' or 'RunnableConfig | "
-        f"None', not '{param.annotation}'. ",
-        UserWarning,
-        stacklevel=4,
-    )
-
-
-def _managed_kind(annotation: Any) -> str | None:
-    if typing.get_origin(annotation) is typing.Annotated:
-        for meta in typing.get_args(annotation)[1:]:
-            if isinstance(meta, type) and issubclass(meta, ManagedValue):
-                return meta.kind
-    if isinstance(annotation, type) and issubclass(annotation, ManagedValue):
-        return annotation.kind
-    return None
-
-
-def _reducer_arity_ok(fn: Callable[..., Any]) -> tuple[bool, str]:
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return True, ""
-    positional = [
-        p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
-    if any(p.kind is p.VAR_POSITIONAL for p in sig.parameters.values()):
-        return True, str(sig)
-    return len(positional) == 2, str(sig)
-
-
-_TYPEDDICT_QUALIFIERS = frozenset(
-    q
-    for q in (
-        getattr(typing, "Required", None),
-        getattr(typing, "NotRequired", None),
-        getattr(typing, "ReadOnly", None),
-        typing_extensions.Required,
-        typing_extensions.NotRequired,
-        typing_extensions.ReadOnly,
-    )
-    if q is not None
-)
-
-
-def _strip_qualifiers(annotation: Any) -> Any:
-    """`NotRequired[Annotated[list, add]]` declares the same channel as `Annotated[list, add]`."""
-    while typing.get_origin(annotation) in _TYPEDDICT_QUALIFIERS:
-        annotation = typing.get_args(annotation)[0]
-    return annotation
-
-
-def channel_for(key: str, annotation: Any) -> BaseChannel | str:
-    """The channel a state field declares, or the managed-value kind it names."""
-    annotation = _strip_qualifiers(annotation)
-    kind = _managed_kind(annotation)
-    if kind is not None:
-        return kind
-    if typing.get_origin(annotation) is typing.Annotated:
-        base, *meta = typing.get_args(annotation)
-        # A channel may sit anywhere among the extras, as in LangGraph (langchain's
-        # agent state writes `Annotated[int, UntrackedValue, PrivateStateAttr]`);
-        # a reducer only last.
-        for item in meta:
-            if isinstance(item, DeltaChannel):
-                return item.retyped(_strip_qualifiers(base)).named(key)
-            if isinstance(item, BaseChannel):
-                return item.named(key)
-            if isinstance(item, type) and issubclass(item, BaseChannel):
-                return item(base).named(key)
-        last = meta[-1]
-        if callable(last):
-            ok, sig = _reducer_arity_ok(last)
-            if not ok:
-                raise ValueError(f"Invalid reducer signature. Expected (a, b) -> c. Got {sig}")
-            return BinaryOperatorAggregate(base, last, key=key)
-        return LastValue(base, key=key)
-    return LastValue(annotation, key=key)
-
-
-def _command_ends(func: Any) -> tuple[str, ...]:
-    """Destinations named by a `-> Command[Literal[...]]` return hint."""
-    try:
-        hint = typing.get_type_hints(func).get("return")
-    except Exception:
-        return ()
-    if hint is None:
-        return ()
-    hints = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union,) else (hint,)
-    ends: list[str] = []
-    for h in hints:
-        if typing.get_origin(h) is Command:
-            for arg in typing.get_args(h):
-                if typing.get_origin(arg) is typing.Literal:
-                    ends.extend(typing.get_args(arg))
-    return tuple(ends)
 
 
 class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
@@ -667,14 +470,6 @@ def _as_node_list(value: Sequence[str] | str | None) -> list[str]:
     return list(value)
 
 
-def branch_channel(node: str) -> str:
-    return f"branch:to:{node}"
-
-
-def join_channel(starts: Sequence[str], end: str) -> str:
-    return f"join:{'+'.join(starts)}:{end}"
-
-
 class CompiledStateGraph(
     Pregel[StateT, ContextT, InputT, OutputT], Generic[StateT, ContextT, InputT, OutputT]
 ):
@@ -803,238 +598,3 @@ class CompiledStateGraph(
                 name: sub.get_graph(config, xray=depth) for name, sub in self.get_subgraphs()
             }
         return draw(self.builder, self, subgraphs)
-
-
-def _build(
-    builder: StateGraph[Any, Any, Any, Any],
-    *,
-    strict_updates: bool = False,
-    warn_unreturned_mutations: bool = False,
-) -> tuple[GraphSpec, dict[str, NodeRunner], list[str]]:
-    nodes = builder._effective_nodes()
-    channels: dict[str, BaseChannel] = dict(builder.channels)
-    channels[START] = EphemeralValue(Any, key=START)
-    channels[TASKS] = Topic(Any, key=TASKS)
-    for name, node in nodes.items():
-        key = branch_channel(name)
-        channels[key] = (
-            LastValueAfterFinish(Any, key=key)
-            if node.defer
-            else EphemeralValue(Any, guard=False, key=key)
-        )
-    joins: dict[str, list[str]] = defaultdict(list)
-    joined: dict[str, list[str]] = defaultdict(list)
-    for starts, end in sorted(builder.waiting_edges):
-        key = join_channel(starts, end)
-        joined[end].append(key)
-        deferred = end in nodes and nodes[end].defer
-        channels[key] = (
-            NamedBarrierValueAfterFinish(Any, frozenset(starts), key=key)
-            if deferred
-            else NamedBarrierValue(Any, frozenset(starts), key=key)
-        )
-        for start in starts:
-            joins[start].append(key)
-
-    # Grouped once, so compile() stays linear in the number of edges.
-    edges_from: dict[str, list[str]] = defaultdict(list)
-    for src, end in sorted(builder.edges):
-        if end != END:
-            edges_from[src].append(end)
-
-    def static_writes(source: str) -> tuple[tuple[str, Any], ...]:
-        writes: list[tuple[str, Any]] = [(branch_channel(end), None) for end in edges_from[source]]
-        writes.extend((key, source) for key in joins.get(source, ()))
-        return tuple(writes)
-
-    node_specs: dict[str, NodeSpec] = {}
-    runners: dict[str, NodeRunner] = {}
-    state_keys = [k for k in builder.schemas[builder.state_schema] if k in builder.channels]
-    input_keys = [k for k in builder.schemas[builder.input_schema] if k in builder.channels]
-
-    # DeltaChannels replay their saved writes on each read, so the messages written
-    # to them get ids before they are kept, whatever their reducer (as in LangGraph).
-    delta_keys = frozenset(k for k, c in builder.channels.items() if isinstance(c, DeltaChannel))
-    message_keys = delta_keys | frozenset(
-        k
-        for k, c in builder.channels.items()
-        if isinstance(c, BinaryOperatorAggregate) and c.monoid.name == "add_messages"
-    )
-    node_specs[START] = NodeSpec(name=START, triggers=(START,), reads=(START,))
-
-    def branch_reads(source: str, default_schema: Any) -> tuple[BranchRead, ...]:
-        """What each conditional edge of `source` reads: channel keys, the schema, and the
-        managed values (a router sees `remaining_steps` as the node does)."""
-        out = []
-        for branch in builder.branches.get(source, {}).values():
-            schema = branch.input_schema or default_schema
-            fields = builder.schemas.get(schema, builder.schemas[builder.state_schema])
-            keys = tuple(k for k, c in fields.items() if not isinstance(c, str))
-            managed = tuple((k, c) for k, c in fields.items() if isinstance(c, str))
-            out.append((keys, schema, managed))
-        return tuple(out)
-
-    runners[START] = NodeRunner.for_start(
-        input_keys=tuple(input_keys),
-        static_writes=static_writes(START),
-        branches=tuple(builder.branches.get(START, {}).items()),
-        state_keys=tuple(state_keys),
-        message_keys=message_keys,
-        delta_keys=delta_keys,
-        branch_reads=branch_reads(START, builder.state_schema),
-        strict_updates=strict_updates,
-    )
-    writable = frozenset(builder.channels)
-    state_tuple = tuple(state_keys)
-    managed_keys = frozenset(builder.managed)
-    root = list(builder.channels) == [ROOT]
-    for name, node in nodes.items():
-        schema_fields_ = builder.schemas.get(
-            node.input_schema, builder.schemas[builder.state_schema]
-        )
-        reads = tuple(k for k, c in schema_fields_.items() if not isinstance(c, str))
-        managed = tuple((k, c) for k, c in schema_fields_.items() if isinstance(c, str))
-        triggers = (
-            ()  # an error handler runs only when its node fails, never from an edge
-            if node.is_error_handler
-            else (branch_channel(name), *sorted(joined.get(name, ())))
-        )
-        node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
-        target = node.runnable if node.action is None else node.action
-        if node.timeout is not None and not (
-            isinstance(target, Runnable) or _is_async_callable(target)
-        ):
-            raise sync_timeout_unsupported(name)
-        runners[name] = NodeRunner(
-            name=name,
-            action=action_for(target, name, is_subgraph=isinstance(target, Pregel)),
-            input_schema=node.input_schema,
-            writable=writable,
-            managed_keys=managed_keys,
-            static_writes=static_writes(name),
-            branches=tuple(builder.branches.get(name, {}).items()),
-            branch_reads=branch_reads(name, node.input_schema),
-            state_keys=state_tuple,
-            root=root,
-            message_keys=message_keys,
-            delta_keys=delta_keys,
-            retry_policy=node.retry_policy,
-            cache_policy=node.cache_policy,
-            metadata=node.metadata or {},
-            strict_updates=strict_updates,
-            warn_unreturned_mutations=warn_unreturned_mutations,
-            bound=node.runnable,
-            error_handler=node.error_handler_node,
-            timeout=node.timeout,
-            trace_policy=node.trace_policy,
-        )
-    return GraphSpec.build(channels, node_specs), runners, list(nodes)
-
-
-def _interrupt_marker(name: str, before: Any, after: Any) -> str | None:
-    """`before`, `after` or `before,after`: where a static breakpoint stops at `name`.
-
-    As in LangGraph's drawings, only nodes listed by name are marked (not `"*"`).
-    """
-    is_before = before != "*" and name in (before or ())
-    is_after = after != "*" and name in (after or ())
-    if is_before and is_after:
-        return "before,after"
-    return "before" if is_before else "after" if is_after else None
-
-
-def draw(
-    builder: StateGraph[Any, Any, Any, Any],
-    compiled: Any = None,
-    subgraphs: Mapping[str, Any] | None = None,
-) -> Any:
-    """A langchain-core drawable `Graph` of the builder's nodes and edges, laid out as
-    LangGraph lays it out: START, the nodes in the order added; the edges of nodes
-    reached from START (a node that leads nowhere gets one to END): from START
-    first, then by (source, target), plain edges to END last. A conditional edge whose
-    ends are unknown (no path map, no `Literal` hint) is not drawn. `subgraphs` (name ->
-    drawn subgraph) are drawn inline.
-    """
-    from langchain_core.runnables.graph import Graph
-
-    before = getattr(compiled, "interrupt_before_nodes", ())
-    after = getattr(compiled, "interrupt_after_nodes", ())
-    drawn = Graph()
-    drawn.add_node(None, START)
-    for name, spec in builder.nodes.items():
-        metadata = dict(spec.metadata or {})
-        if spec.defer:
-            metadata["defer"] = True
-        marker = _interrupt_marker(name, before, after)
-        if marker is not None:
-            metadata["__interrupt"] = marker
-        tools = getattr(spec.runnable, "tools_by_name", None)
-        if isinstance(tools, Mapping) and tools:
-            metadata["__tools"] = list(tools)
-        drawn.add_node(spec.runnable, name, metadata=metadata or None)
-
-    edges: set[tuple[str, str, bool, str | None]] = {(s, e, False, None) for s, e in builder.edges}
-    for starts, end in builder.waiting_edges:
-        edges.update((s, end, False, None) for s in starts)
-    for source, branches in builder.branches.items():
-        for branch in branches.values():
-            for key, end in (branch.ends or {}).items():
-                label = str(key)  # LangGraph labels edges with the key's text: True -> "True"
-                edges.add((source, end, True, label if label != end else None))
-    for name, spec in builder.nodes.items():
-        ends = spec.ends or ()
-        labels = ends if isinstance(ends, dict) else {e: None for e in ends}
-        edges.update((name, t, True, label if label != t else None) for t, label in labels.items())
-
-    def add(source: str, target: str, data: Any = None, conditional: bool = False) -> None:
-        if any(e.source == source and e.target == target for e in drawn.edges):
-            return
-        if target == END and END not in drawn.nodes:
-            drawn.add_node(None, END)
-        drawn.add_edge(drawn.nodes[source], drawn.nodes[target], data, conditional)
-
-    termini = {t for _, t, _, _ in edges if t != END} - {s for s, _, _, _ in edges}
-    edges.update((source, END, False, None) for source in termini)
-    reached = _reached(edges)
-    for source, target, conditional, label in sorted(
-        (e for e in edges if e[0] in reached), key=_edge_order
-    ):
-        add(source, target, label, conditional)
-    for name, sub in (subgraphs or {}).items():
-        _inline(drawn, name, sub)
-    return drawn
-
-
-def _edge_order(edge: tuple[str, str, bool, str | None]) -> tuple[Any, ...]:
-    """LangGraph's edge order: from START first, plain edges to END last, else by name."""
-    source, target, conditional, label = edge
-    group = 0 if source == START else 2 if target == END and not conditional else 1
-    return (group, source, target, conditional, label is not None, label or "")
-
-
-def _reached(edges: set[tuple[str, str, bool, str | None]]) -> set[str]:
-    """The nodes a run can reach from START (edges of the others are not drawn)."""
-    reached, todo = {START}, [START]
-    while todo:
-        node = todo.pop()
-        for source, target, _, _ in edges:
-            if source == node and target not in reached:
-                reached.add(target)
-                todo.append(target)
-    return reached
-
-
-def _inline(drawn: Any, name: str, sub: Any) -> None:
-    """Replace node `name` by the drawing of its subgraph (without its START and END)."""
-    if not (len(sub.nodes) > 1 and name in drawn.nodes and sub.first_node() and sub.last_node()):
-        return
-    sub.trim_first_node()
-    sub.trim_last_node()
-    drawn.nodes.pop(name)
-    first, last = drawn.extend(sub, prefix=name)
-    for index, edge in enumerate(drawn.edges):
-        if edge.source == name:
-            edge = edge.copy(source=last.id)
-        if edge.target == name:
-            edge = edge.copy(target=first.id)
-        drawn.edges[index] = edge

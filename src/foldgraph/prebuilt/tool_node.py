@@ -9,63 +9,61 @@ LangGraph run unchanged.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import functools
-import inspect
-import json
-import warnings
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from copy import copy, deepcopy
-from types import UnionType
-from typing import (
-    Annotated,
-    Any,
-    Generic,
-    Literal,
-    TypedDict,
-    Union,
-    cast,
-    get_args,
-    get_origin,
-    get_type_hints,
-)
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, cast
 
-from langchain_core.messages import (
-    AIMessage,
-    AnyMessage,
-    RemoveMessage,
-    ToolCall,
-    ToolMessage,
-    convert_to_messages,
-)
+from langchain_core.messages import AIMessage, AnyMessage, ToolCall, ToolMessage
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import (
-    ensure_config,
-    get_config_list,
-    get_executor_for_config,
-)
-from langchain_core.tools import BaseTool, InjectedToolArg
+from langchain_core.runnables.config import ensure_config, get_config_list, get_executor_for_config
+from langchain_core.tools import BaseTool, InjectedToolArg, ToolException  # noqa: F401
 from langchain_core.tools import tool as create_tool
-from langchain_core.tools.base import (
-    TOOL_MESSAGE_BLOCK_TYPES,
-    ToolException,
-    _DirectlyInjectedToolArg,
-    _is_injected_arg_type,
-    get_all_basemodel_annotations,
-)
+from langchain_core.tools.base import TOOL_MESSAGE_BLOCK_TYPES  # noqa: F401
 from pydantic import BaseModel, ValidationError
-from typing_extensions import TypeVar, Unpack
 
-# CONF, CONFIG_KEY_READ, BaseStore, RunnableCallable, ServerInfo and is_invalid_resume
-# are importable from here, as from LangGraph's module.
+# CONF, CONFIG_KEY_READ, BaseStore, RunnableCallable, ServerInfo and is_invalid_resume,
+# and the names marked F401, are importable from here, as from LangGraph's module.
 from foldgraph._kernel.names import CONFIG_KEY_READ, CONFIG_KEY_RUNTIME
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, is_invalid_resume
-from foldgraph.graph.message import REMOVE_ALL_MESSAGES
+from foldgraph.graph.message import REMOVE_ALL_MESSAGES  # noqa: F401
 from foldgraph.prebuilt._finished_calls import FinishedCalls, TaskKey, task_key
+from foldgraph.prebuilt._tool_errors import (
+    INVALID_TOOL_NAME_ERROR_TEMPLATE,
+    TOOL_CALL_ERROR_TEMPLATE,
+    TOOL_EXECUTION_ERROR_TEMPLATE,
+    TOOL_INVOCATION_ERROR_TEMPLATE,
+    ErrorHandling,
+    ToolInvocationError,
+    _default_handle_tool_errors,
+    _error_content,
+    _filter_validation_errors,
+    _infer_handled_types,
+)
+from foldgraph.prebuilt._tool_injection import (
+    ContextT,  # noqa: F401
+    InjectedState,
+    InjectedStore,
+    StateT,  # noqa: F401
+    ToolArgInjection,
+    ToolRuntime,
+    _injected_args_of,
+    _InjectedArgs,
+    _is_injection,  # noqa: F401
+    _is_sequence,
+)
+from foldgraph.prebuilt._tool_outputs import ToolOutputShaping, msg_content_output
+from foldgraph.prebuilt._tool_requests import (
+    AsyncToolCallWrapper,
+    InputType,
+    ToolCallRequest,
+    ToolCallWithContext,
+    ToolCallWrapper,
+    _ToolCallRequestOverrides,  # noqa: F401
+)
 from foldgraph.runtime import DEFAULT_RUNTIME, ExecutionInfo, Runtime, ServerInfo, get_runtime  # noqa: F401
 from foldgraph.store.base import BaseStore  # noqa: F401
-from foldgraph.types import Command, Send, StreamWriter
+from foldgraph.types import Command, Send, StreamWriter  # noqa: F401
 from foldgraph.utils.runnable import RunnableCallable  # noqa: F401
 
 __all__ = [
@@ -86,354 +84,7 @@ __all__ = [
     "tools_condition",
 ]
 
-StateT = TypeVar("StateT", default=dict)
-ContextT = TypeVar("ContextT", default=None)
-
-INVALID_TOOL_NAME_ERROR_TEMPLATE = (
-    "Error: {requested_tool} is not a valid tool, try one of [{available_tools}]."
-)
-TOOL_CALL_ERROR_TEMPLATE = "Error: {error}\n Please fix your mistakes."
-TOOL_EXECUTION_ERROR_TEMPLATE = (
-    "Error executing tool '{tool_name}' with kwargs {tool_kwargs} with error:\n"
-    " {error}\n"
-    " Please fix the error and try again."
-)
-TOOL_INVOCATION_ERROR_TEMPLATE = (
-    "Error invoking tool '{tool_name}' with kwargs {tool_kwargs} with error:\n"
-    " {error}\n"
-    " Please fix the error and try again."
-)
-
-InputType = Literal["list", "dict", "tool_calls"]
-ErrorHandling = bool | str | Callable[..., str] | type[Exception] | tuple[type[Exception], ...]
-
-
-# --------------------------------------------------------------------------- injection markers
-
-
-@dataclasses.dataclass
-class ToolRuntime(_DirectlyInjectedToolArg, Generic[ContextT, StateT]):
-    """What a tool may ask for besides its arguments; declare `runtime: ToolRuntime`.
-
-    Built by `ToolNode` for each call (no `Annotated` needed): the graph state,
-    the call's id and config, and the run's context, store and stream writer.
-
-    >>> @tool
-    ... def count(runtime: ToolRuntime) -> int:
-    ...     return len(runtime.state["messages"])
-    """
-
-    state: StateT
-    context: ContextT
-    config: RunnableConfig
-    stream_writer: StreamWriter
-    tool_call_id: str | None
-    store: Any | None
-    tools: list[BaseTool] = dataclasses.field(default_factory=list)
-    execution_info: ExecutionInfo | None = None
-    server_info: Any | None = None
-
-    def emit_output_delta(self, delta: Any) -> None:
-        """Stream a partial output of this tool call (`tools` stream mode).
-
-        A no-op when that mode is off, so tools may call it freely.
-        """
-        from foldgraph._shell.tools import tool_call_writer
-
-        write = tool_call_writer.get()
-        if write is not None:
-            write(delta)
-
-
-class InjectedState(InjectedToolArg):
-    """Marks a tool argument filled from graph state (the whole state, or one `field`).
-
-    Hidden from the model's schema; `ToolNode` supplies it and drops any value the
-    model sent for it.
-
-    >>> def lookup(q: str, state: Annotated[dict, InjectedState]) -> str: ...
-    >>> def greet(name: Annotated[str, InjectedState("user")]) -> str: ...
-    """
-
-    def __init__(self, field: str | None = None) -> None:
-        self.field = field
-
-
-class InjectedStore(InjectedToolArg):
-    """Marks a tool argument filled with the store given to `compile(store=...)`."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class _InjectedArgs:
-    """Which parameters of one tool are injected, computed once per tool."""
-
-    state: Mapping[str, str | None]  # parameter -> state field (None: whole state)
-    store: str | None
-    runtime: str | None
-    all_injected_keys: frozenset[str]
-    optional_state_args: frozenset[str]
-
-    def __bool__(self) -> bool:
-        return bool(self.state or self.store or self.runtime or self.all_injected_keys)
-
-
-def _is_injection(type_arg: Any, kind: type) -> bool:
-    if isinstance(type_arg, kind) or (isinstance(type_arg, type) and issubclass(type_arg, kind)):
-        return True
-    origin = get_origin(type_arg)
-    if origin is Union or origin is Annotated:
-        return any(_is_injection(arg, kind) for arg in get_args(type_arg))
-    return origin is not None and (
-        origin is kind or (isinstance(origin, type) and issubclass(origin, kind))
-    )
-
-
-def _injection_in(type_: Any, kind: type) -> Any:
-    """The marker of `kind` in an annotation: the instance if one, True for a bare class."""
-    matches = [arg for arg in get_args(type_) if _is_injection(arg, kind)]
-    if len(matches) > 1:
-        raise ValueError(
-            f"A tool argument should not be annotated with {kind.__name__} more than once. "
-            f"Found: {matches}"
-        )
-    if matches:
-        return matches[0]
-    return True if _is_injection(type_, kind) else None
-
-
-def _injected_args_of(tool: BaseTool) -> _InjectedArgs:
-    schema = tool.get_input_schema()
-    annotations = get_all_basemodel_annotations(schema)
-    func = getattr(tool, "func", None) or getattr(tool, "coroutine", None)
-    from_func = get_type_hints(func, include_extras=True) if func else {}
-    state: dict[str, str | None] = {}
-    optional: set[str] = set()
-    store = runtime = None
-    injected_keys: set[str] = set()
-    for name, type_ in {**from_func, **annotations}.items():
-        if _is_injected_arg_type(type_):
-            injected_keys.add(name)
-        if name == "runtime":
-            runtime = name
-        marker = _injection_in(type_, InjectedState)
-        if marker:
-            if isinstance(marker, InjectedState) and marker.field:
-                state[name] = marker.field
-                field_info = schema.model_fields.get(name)
-                if field_info is not None and not field_info.is_required():
-                    optional.add(name)
-            else:
-                state[name] = None
-        if _injection_in(type_, InjectedStore):
-            store = name
-        if _injection_in(type_, ToolRuntime):
-            runtime = name
-    return _InjectedArgs(
-        state=state,
-        store=store,
-        runtime=runtime,
-        all_injected_keys=frozenset(injected_keys),
-        optional_state_args=frozenset(optional),
-    )
-
-
-# --------------------------------------------------------------------------- requests
-
-
-class _ToolCallRequestOverrides(TypedDict, total=False):
-    tool_call: ToolCall
-    tool: BaseTool
-    state: Any
-
-
-@dataclasses.dataclass
-class ToolCallRequest:
-    """One tool call as an interceptor (`wrap_tool_call`) sees it.
-
-    `tool` is None when the node has no tool of that name: an interceptor may
-    answer such a call itself; handing it to `execute` yields the invalid-tool
-    error message.
-    """
-
-    tool_call: ToolCall
-    tool: BaseTool | None
-    state: Any
-    runtime: ToolRuntime
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        # Set once by __init__; later assignments still work but warn, as in LangGraph.
-        if name in self.__dict__:
-            warnings.warn(
-                f"Setting attribute '{name}' on ToolCallRequest is deprecated. Use the "
-                "override() method instead to create a new instance with modified values.",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-        object.__setattr__(self, name, value)
-
-    def override(self, **overrides: Unpack[_ToolCallRequestOverrides]) -> ToolCallRequest:
-        """A copy with some fields replaced; the request itself is left as it was. A new
-        `state` is also the state of its `runtime` (a runtime given with it included), so
-        `InjectedState` and `ToolRuntime.state` agree in the tool, as in LangGraph."""
-        request = dataclasses.replace(self, **overrides)
-        if "state" in overrides and isinstance(request.runtime, ToolRuntime):
-            runtime = dataclasses.replace(request.runtime, state=request.state)
-            request = dataclasses.replace(request, runtime=runtime)
-        return request
-
-
-ToolCallWrapper = Callable[
-    [ToolCallRequest, Callable[[ToolCallRequest], ToolMessage | Command]],
-    ToolMessage | Command,
-]
-"""Intercepts a tool call: `(request, execute) -> ToolMessage | Command`; may call
-`execute` zero, one or several times (caching, retries, rewriting arguments)."""
-
-AsyncToolCallWrapper = Callable[
-    [ToolCallRequest, Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]]],
-    Awaitable[ToolMessage | Command],
-]
-"""The async form of `ToolCallWrapper`."""
-
-
-class ToolCallWithContext(TypedDict):
-    """The `Send` payload `create_react_agent` (v2) gives each tool call: call plus state."""
-
-    tool_call: ToolCall
-    __type: Literal["tool_call_with_context"]
-    state: Any
-
-
-# --------------------------------------------------------------------------- errors
-
-
-def msg_content_output(output: Any) -> str | list[dict]:
-    """A tool's return value as `ToolMessage` content.
-
-    Strings and lists of content blocks pass as they are; anything else is JSON
-    (non-ASCII kept as is), or `str()` when it is not JSON-encodable.
-    """
-    if isinstance(output, str):
-        return output
-    if isinstance(output, list) and all(
-        isinstance(x, dict) and x.get("type") in TOOL_MESSAGE_BLOCK_TYPES for x in output
-    ):
-        return output
-    try:
-        return json.dumps(output, ensure_ascii=False)
-    except Exception:
-        return str(output)
-
-
-class ToolInvocationError(ToolException):
-    """The model called a tool with arguments its schema rejects.
-
-    Only raised by `ToolNode`; the message names only the arguments the model
-    controls (injected ones are left out, the model cannot fix them).
-    """
-
-    def __init__(
-        self,
-        tool_name: str,
-        source: ValidationError,
-        tool_kwargs: dict[str, Any],
-        filtered_errors: list[Any] | None = None,
-    ) -> None:
-        if filtered_errors is not None:
-            shown = "\n".join(
-                f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'Unknown error')}"
-                for e in filtered_errors
-            )
-        else:
-            shown = str(source)
-        self.message = TOOL_INVOCATION_ERROR_TEMPLATE.format(
-            tool_name=tool_name, tool_kwargs=tool_kwargs, error=shown
-        )
-        self.tool_name = tool_name
-        self.tool_kwargs = tool_kwargs
-        self.source = source
-        self.filtered_errors = filtered_errors
-        super().__init__(self.message)
-
-
-def _default_handle_tool_errors(e: Exception) -> str:
-    """Turn only invalid-argument errors into a message for the model; raise the rest."""
-    if isinstance(e, ToolInvocationError):
-        return e.message
-    raise e
-
-
-def _error_content(e: Exception, flag: ErrorHandling) -> str:
-    if isinstance(flag, bool | tuple) or (isinstance(flag, type) and issubclass(flag, Exception)):
-        return TOOL_CALL_ERROR_TEMPLATE.format(error=repr(e))
-    if isinstance(flag, str):
-        return flag
-    if callable(flag):
-        return flag(e)
-    raise ValueError(
-        "Got unexpected type of `handle_tool_error`. Expected bool, str or callable. "
-        f"Received: {flag}"
-    )
-
-
-def _infer_handled_types(handler: Callable[..., str]) -> tuple[type[Exception], ...]:
-    """The exception types a handler's first parameter is annotated with (Exception if none)."""
-    params = list(inspect.signature(handler).parameters.values())
-    if not params:
-        return (Exception,)
-    first = params[1] if params[0].name in ("self", "cls") and len(params) == 2 else params[0]
-    hints = get_type_hints(handler)
-    if first.name not in hints:
-        return (Exception,)
-    annotation = hints[first.name]
-    if get_origin(annotation) in (Union, UnionType):
-        args = get_args(annotation)
-        if all(issubclass(arg, Exception) for arg in args):
-            return tuple(args)
-        raise ValueError(
-            "All types in the error handler error annotation must be Exception types. "
-            "For example, `def custom_handler(e: Union[ValueError, TypeError])`. "
-            f"Got '{first.annotation}' instead."
-        )
-    exc_type = annotation
-    if Exception in getattr(exc_type, "__mro__", ()):
-        return (exc_type,)
-    raise ValueError(
-        "Arbitrary types are not supported in the error handler signature. Please annotate "
-        "the error with either a specific Exception type or a union of Exception types. "
-        "For example, `def custom_handler(e: ValueError)` or "
-        "`def custom_handler(e: Union[ValueError, TypeError])`. "
-        f"Got '{exc_type}' instead."
-    )
-
-
-def _filter_validation_errors(error: ValidationError, injected: _InjectedArgs | None) -> list[Any]:
-    """The validation errors about arguments the model controls, without injected values."""
-    hidden: set[str] = set()
-    if injected:
-        hidden.update(injected.state)
-        if injected.store:
-            hidden.add(injected.store)
-        if injected.runtime:
-            hidden.add(injected.runtime)
-    kept = []
-    for detail in error.errors():
-        if detail["loc"] and detail["loc"][0] not in hidden:
-            entry: dict[str, Any] = {**detail}
-            if isinstance(entry.get("input"), dict):
-                entry["input"] = {k: v for k, v in entry["input"].items() if k not in hidden}
-            kept.append(entry)
-    return kept
-
-
 # --------------------------------------------------------------------------- input parsing
-
-
-def _is_sequence(value: Any) -> bool:
-    """A list of messages or tool calls in whatever sequence type state gives."""
-    return isinstance(value, list | tuple) or (
-        isinstance(value, Sequence) and not isinstance(value, str | bytes)
-    )
 
 
 def _messages_of(state: Any, key: str) -> Any:
@@ -456,7 +107,7 @@ def _current_runtime(config: RunnableConfig | None = None) -> Runtime[Any]:
 # --------------------------------------------------------------------------- the node
 
 
-class ToolNode(Runnable[Any, Any]):
+class ToolNode(ToolArgInjection, ToolOutputShaping, Runnable[Any, Any]):
     """A graph node that runs the tool calls of the last `AIMessage`.
 
     Input: a state dict (or dataclass/pydantic state) with `messages_key`, a list
@@ -828,193 +479,6 @@ class ToolNode(Runnable[Any, Any]):
             tool_call_id=call["id"],
             status="error",
         )
-
-    # ---------------------------------------------------------------- injection
-
-    def _inject_tool_args(
-        self, tool_call: ToolCall, runtime: ToolRuntime, tool: BaseTool | None = None
-    ) -> ToolCall:
-        """The call with trusted state/store/runtime values; the model's values for them dropped."""
-        injected = self._injected_args.get(tool_call["name"])
-        if not injected and tool is not None and tool_call["name"] not in self._injected_args:
-            injected = _injected_args_of(tool)  # a tool an interceptor supplied
-        if not injected:
-            return tool_call
-        values: dict[str, Any] = {}
-        if injected.state:
-            values.update(self._state_values(tool_call, runtime.state, injected))
-        if injected.store:
-            if runtime.store is None:
-                raise ValueError(
-                    "Cannot inject store into tools with InjectedStore annotations - "
-                    "please compile your graph with a store."
-                )
-            values[injected.store] = runtime.store
-        if injected.runtime:
-            values[injected.runtime] = runtime
-        out = copy(tool_call)
-        kept = {k: v for k, v in tool_call["args"].items() if k not in injected.all_injected_keys}
-        out["args"] = {**kept, **values}
-        return out
-
-    def _state_values(
-        self, tool_call: ToolCall, state: Any, injected: _InjectedArgs
-    ) -> dict[str, Any]:
-        if _is_sequence(state) and not isinstance(state, dict):
-            fields = list(injected.state.values())
-            if (len(fields) == 1 and fields[0] == self._messages_key) or fields[0] is None:
-                state = {self._messages_key: state}
-            else:
-                message = (
-                    f"Invalid input to ToolNode. Tool {tool_call['name']} requires "
-                    "graph state dict as input."
-                )
-                if any(fields):
-                    message += f" State should contain fields {', '.join(f for f in fields if f)}."
-                raise ValueError(message)
-        values: dict[str, Any] = {}
-        if isinstance(state, dict):
-            for arg, field in injected.state.items():
-                if not field:
-                    values[arg] = state
-                elif field in state:
-                    values[arg] = state[field]
-                elif arg not in injected.optional_state_args:
-                    raise KeyError(field)
-        else:
-            for arg, field in injected.state.items():
-                if not field:
-                    values[arg] = state
-                elif hasattr(state, field):
-                    values[arg] = getattr(state, field)
-                elif arg not in injected.optional_state_args:
-                    raise AttributeError(field)
-        return values
-
-    # ---------------------------------------------------------------- outputs
-
-    def _normalize(self, response: Any, call: ToolCall, input_type: InputType) -> Any:
-        if isinstance(response, Command):
-            return self._validate_command(response, call, input_type)
-        if isinstance(response, ToolMessage):
-            content = msg_content_output(response.content)
-            if content is not response.content:  # a str (the usual) is kept as it is
-                response.content = cast("str | list", content)
-            return response
-        if isinstance(response, list):
-            if all(isinstance(r, Command | ToolMessage) for r in response):
-                return self._validate_command_list(response, call, input_type)
-            raise TypeError(
-                f"Tool {call['name']} returned a list with invalid element types: "
-                "expected all Command or ToolMessage"
-            )
-        raise TypeError(f"Tool {call['name']} returned unexpected type: {type(response)}")
-
-    def _validate_command_list(
-        self, response: list[Any], call: ToolCall, input_type: InputType
-    ) -> list[Any]:
-        expected = call["id"]
-        count = 0
-        for item in response:
-            if isinstance(item, ToolMessage):
-                count += item.tool_call_id == expected
-            elif isinstance(item, Command) and isinstance(item.update, dict):
-                for msg in item.update.get(self._messages_key, []):
-                    count += isinstance(msg, ToolMessage) and msg.tool_call_id == expected
-        if count != 1:
-            raise ValueError(
-                f"Tool {call['name']} returned a list with {count} messages bound to "
-                f"tool_call_id {expected!r}; expected exactly one terminating ToolMessage."
-            )
-        out: list[Any] = []
-        for item in response:
-            if isinstance(item, Command):
-                out.append(self._validate_command(item, call, input_type, require_terminator=False))
-            else:
-                item.content = cast("str | list", msg_content_output(item.content))
-                out.append(item)
-        return out
-
-    def _validate_command(
-        self,
-        command: Command,
-        call: ToolCall,
-        input_type: InputType,
-        *,
-        require_terminator: bool = True,
-    ) -> Command:
-        if isinstance(command.update, dict):
-            if input_type not in ("dict", "tool_calls"):
-                raise ValueError(
-                    "Tools can provide a dict in Command.update only when using dict with "
-                    f"'{self._messages_key}' key as ToolNode input, got: {command.update} "
-                    f"for tool '{call['name']}'"
-                )
-            checked = deepcopy(command)
-            messages = (cast(dict, checked.update) or {}).get(self._messages_key, [])
-        elif isinstance(command.update, list):
-            if input_type != "list":
-                raise ValueError(
-                    "Tools can provide a list of messages in Command.update only when using "
-                    f"list of messages as ToolNode input, got: {command.update} for tool "
-                    f"'{call['name']}'"
-                )
-            checked = deepcopy(command)
-            messages = checked.update
-        else:
-            return command
-        messages = convert_to_messages(messages)
-        if messages == [RemoveMessage(id=REMOVE_ALL_MESSAGES)]:
-            return checked
-        matched = False
-        for message in messages:
-            if isinstance(message, ToolMessage) and message.tool_call_id == call["id"]:
-                message.name = call["name"]
-                matched = True
-        if require_terminator and checked.graph is None and not matched:
-            example = (
-                '`Command(update={"messages": '
-                '[ToolMessage("Success", tool_call_id=tool_call_id), ...]}, ...)`'
-                if input_type == "dict"
-                else '`Command(update=[ToolMessage("Success", tool_call_id=tool_call_id), ...]'
-                ", ...)`"
-            )
-            raise ValueError(
-                f"Expected to have a matching ToolMessage in Command.update for tool "
-                f"'{call['name']}', got: {messages}. Every tool call (LLM requesting to call "
-                "a tool) in the message history MUST have a corresponding ToolMessage. "
-                f"You can fix it by modifying the tool to return {example}."
-            )
-        return checked
-
-    def _combine_outputs(self, outputs: list[Any], input_type: InputType) -> Any:
-        flat: list[Any] = []
-        for output in outputs:
-            if isinstance(output, list):
-                flat.extend(output)
-            else:
-                flat.append(output)
-        if not any(isinstance(o, Command) for o in flat):
-            return flat if input_type == "list" else {self._messages_key: flat}
-        combined: list[Any] = []
-        parent: Command | None = None
-        for output in flat:
-            if not isinstance(output, Command):
-                wrapped = [output] if input_type == "list" else {self._messages_key: [output]}
-                combined.append(wrapped)
-            elif (
-                output.graph == Command.PARENT
-                and isinstance(output.goto, list)
-                and all(isinstance(s, Send) for s in output.goto)
-            ):
-                # Sends to the parent graph from several calls travel as one command.
-                gotos = [*cast(list, parent.goto), *output.goto] if parent else output.goto
-                parent = Command(graph=Command.PARENT, goto=gotos)
-            else:
-                combined.append(output)
-        if parent is not None:
-            combined.append(parent)
-        return combined
 
 
 # --------------------------------------------------------------------------- routing

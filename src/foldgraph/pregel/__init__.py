@@ -350,7 +350,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             stream_mode=stream_modes(mux),
             subgraphs=True,
             version="v2",
-            **kwargs,
+            **_v3_run_options(kwargs),
         )
         return GraphRunStream(iter(parts), mux)
 
@@ -388,7 +388,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             stream_mode=stream_modes(mux),
             subgraphs=True,
             version="v2",
-            **kwargs,
+            **_v3_run_options(kwargs),
         )
         return AsyncGraphRunStream(parts.__aiter__(), mux)
 
@@ -418,6 +418,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             config,
             stream_mode,
             subgraphs,
+            version,
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
@@ -465,6 +466,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             config,
             stream_mode,
             subgraphs,
+            version,
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
@@ -646,3 +648,13 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
     def verify_replay(self, config: RunnableConfig) -> Any:
         """Re-fold the thread's recorded writes and check every checkpoint comes back exactly."""
         return verify_replay(self, dict(config))
+
+
+def _v3_run_options(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keywords a v3 run passes to `stream`/`astream`: breakpoints and the run
+    control always, as None when not given (an override of `stream` sees them, as
+    LangGraph's v3 passes them), then the caller's other keywords."""
+    options = {
+        name: kwargs.get(name) for name in ("interrupt_before", "interrupt_after", "control")
+    }
+    return {**options, **kwargs}

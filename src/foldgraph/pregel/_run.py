@@ -79,6 +79,11 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     parent_sink: Any = None
     """Where this run's chunks go besides its caller: the root's sink (`.append`)."""
     subgraphs: bool = False
+    shown_modes: frozenset[str] | None = None
+    """The modes this run's caller asked for, when the run emits more (a graph streamed
+    inside a node also emits the modes its root streams with `subgraphs=True`)."""
+    sink_modes: frozenset[str] = frozenset()
+    """The modes the root streaming with `subgraphs=True` takes from graphs below it."""
     sink: Any = None
     """Where graphs run inside this run's tasks send their chunks (streamed with
     `subgraphs=True`): the root's `child_sink`, or its live queue, shared at every depth."""
