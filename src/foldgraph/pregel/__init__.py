@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from contextlib import aclosing
 from typing import Any, Generic
 
 from langchain_core.runnables import Runnable, RunnableConfig
@@ -475,10 +476,12 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
         attach_control(run, control)
         traced = await self._atrace_start(run)
         try:
-            async for emit in adrive(run, live):
-                chunk = deliver(run, emit, single, subgraphs, output_keys, version)
-                if chunk is not SKIP:
-                    yield chunk
+            # Closed with the stream: a consumer that stops early cancels the step running.
+            async with aclosing(adrive(run, live)) as emits:
+                async for emit in emits:
+                    chunk = deliver(run, emit, single, subgraphs, output_keys, version)
+                    if chunk is not SKIP:
+                        yield chunk
             raise_nested_interrupts(run)
         except Exception as exc:
             if traced is not None:
@@ -607,9 +610,10 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
         attach_control(run, control)
         traced = await self._atrace_start(run)
         try:
-            async for emit in adrive(run, None):
-                if run.parent_sink is not None:
-                    run.parent_sink.append(emit)
+            async with aclosing(adrive(run, None)) as emits:
+                async for emit in emits:
+                    if run.parent_sink is not None:
+                        run.parent_sink.append(emit)
             raise_nested_interrupts(run)
         except Exception as exc:
             if traced is not None:

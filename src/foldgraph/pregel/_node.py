@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import attrs
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
-from langchain_core.runnables.config import merge_configs
+from langchain_core.runnables.config import merge_configs, var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE
 from foldgraph._kernel.channels import Overwrite
@@ -35,7 +35,7 @@ from foldgraph.errors import (
     create_error_message,
 )
 from foldgraph.pregel._branch import Branch
-from foldgraph.pregel._timeout import run_with_timeout
+from foldgraph.pregel._timeout import run_with_timeout, sync_timeout_unsupported
 from foldgraph.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
 
 __all__ = ["BranchRead", "GraphBase", "NodeOutput", "NodeRunner", "subgraph_of"]
@@ -307,6 +307,9 @@ class NodeRunner:
 
     def call(self, value: Any, scope: Any) -> Any:
         assert self.action is not None
+        if self.timeout is not None:
+            # A timed node run by the sync API: nothing could cancel it (LangGraph's error).
+            raise sync_timeout_unsupported(self.name)
         attempt = 0
         while True:
             attempt += 1
@@ -355,14 +358,21 @@ class NodeRunner:
         action = self.action
         base = scope.runtime
 
-        def attempt(timed: Any) -> Any:
+        base_config = scope.config
+
+        async def attempt(timed: Any, progress: Any) -> Any:
             scope.runtime = timed
-            return action.acall(value, scope)
+            if progress is not None:
+                # Inside the attempt's own task: the context variable stays with it.
+                scope.config = merge_configs(base_config, {"callbacks": [progress]})
+                var_child_runnable_config.set(scope.config)  # type: ignore[arg-type]
+            return await action.acall(value, scope)
 
         try:
             return await run_with_timeout(self.name, self.timeout, attempt, base)
         finally:
             scope.runtime = base
+            scope.config = base_config
 
     def cache_key(self, value: Any) -> tuple[tuple[str, ...], str] | None:
         if self.cache_policy is None:

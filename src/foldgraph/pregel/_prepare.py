@@ -470,8 +470,22 @@ def _live_queue(
     (`calls`: the graph's task calls stream their results as they end)."""
     if not modes & {"custom", "messages", "tools"} and not (calls and modes & _CALL_MODES):
         return None, no_writer
-    live: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    live = LiveQueue()
     return live, (live.put if "custom" in modes else no_writer)
+
+
+class LiveQueue(queue.SimpleQueue):  # type: ignore[type-arg]
+    """A run's live queue: thread-safe, and an async driver waiting on a step is woken
+    as each chunk arrives (`waker`), so it streams the chunk before the task that put it
+    goes on (as LangGraph delivers them), not at its next look."""
+
+    waker: Any = None
+
+    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
+        super().put(item)
+        waker = self.waker
+        if waker is not None:
+            waker()
 
 
 def _messages_handler(

@@ -289,7 +289,9 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
             if errors:
                 yield from chunks
                 chunks.clear()
-                errors = yield from self._handle_errors(errors, task_writes, interrupted, step)
+                errors = yield from self._handle_errors(
+                    errors, task_writes, interrupted, step, results
+                )
             outcome = self._commit(tasks, task_writes, errors, interrupted, step, chunks)
             if chunks:
                 yield from chunks
