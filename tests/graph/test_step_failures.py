@@ -418,3 +418,52 @@ def test_a_finished_tasks_update_waits_for_the_tasks_before_it() -> None:
         return [c async for c in graph.astream({"hello": "", "other": ""}, stream_mode="updates")]
 
     assert asyncio.run(main()) == [{"a": {"hello": "a"}}, {"b": {"other": "b"}}]
+
+
+def test_a_bad_answer_to_an_interrupt_lets_the_other_answered_tasks_finish() -> None:
+    # LangGraph 1.2.22: the invalid answer fails the resume, but "send" (answered well,
+    # its side effect done) finishes and keeps its write; the next resume asks only
+    # "check?" again and does not send twice.
+    from pydantic import BaseModel, ValidationError
+
+    from foldgraph.types import Command, interrupt
+
+    class Decision(BaseModel):
+        approved: bool
+
+    class Log(TypedDict):
+        log: Annotated[list[str], operator.add]
+
+    sent: list[str] = []
+
+    async def send(state: Log) -> dict[str, Any]:
+        interrupt("send?", response_schema=Decision)
+        sent.append("email")
+        await asyncio.sleep(0.05)
+        return {"log": ["sent"]}
+
+    async def check(state: Log) -> dict[str, Any]:
+        interrupt("check?", response_schema=Decision)
+        return {"log": ["checked"]}
+
+    builder = StateGraph(Log)
+    builder.add_node("send", send)
+    builder.add_node("check", check)
+    builder.add_edge(START, "send")
+    builder.add_edge(START, "check")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+
+    async def main() -> tuple[list[Any], dict[str, Any]]:
+        await graph.ainvoke({"log": []}, config)
+        ids = {i.value: i.id for i in (await graph.aget_state(config)).interrupts}
+        answers = {ids["send?"]: {"approved": True}, ids["check?"]: {"approved": "nope"}}
+        with pytest.raises(ValidationError):
+            await graph.ainvoke(Command(resume=answers), config)
+        pending = [i.value for i in (await graph.aget_state(config)).interrupts]
+        out = await graph.ainvoke(Command(resume={ids["check?"]: {"approved": True}}), config)
+        return pending, out
+
+    pending, out = asyncio.run(main())
+    assert pending == ["check?"]
+    assert (sorted(out["log"]), sent) == (["checked", "sent"], ["email"])

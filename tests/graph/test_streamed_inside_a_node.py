@@ -431,3 +431,59 @@ def test_custom_chunks_go_to_the_innermost_stream_taking_them(
         assert inner == inner_expected
     else:
         assert [mode for _, mode, _ in inner] == ["values", "values"]
+
+
+def _child_with_a_subgraph() -> Any:
+    from foldgraph.config import get_stream_writer
+
+    def w(state: _X) -> dict:
+        get_stream_writer()({"from": "grandchild"})
+        return {"x": state["x"] + 1}
+
+    grandchild = StateGraph(_X).add_node("w", w).add_edge(START, "w").compile()
+    return StateGraph(_X).add_node("gc", grandchild).add_edge(START, "gc").compile()
+
+
+_GC_CUSTOM = (("node", "gc"), "custom", {"from": "grandchild"})
+_GC_UPDATE = (("node", "gc"), "updates", {"w": {"x": 2}})
+_CHILD_UPDATE = (("node",), "updates", {"gc": {"x": 2}})
+
+
+@pytest.mark.parametrize("outer_subgraphs", [False, True])
+@pytest.mark.parametrize(
+    ("inner_modes", "inner_expected", "outer_with_subgraphs"),
+    [
+        (["updates"], [_GC_UPDATE, _CHILD_UPDATE], [_GC_CUSTOM, _GC_UPDATE, _CHILD_UPDATE]),
+        (
+            ["updates", "custom"],
+            [_GC_CUSTOM, _GC_UPDATE, _CHILD_UPDATE],
+            [_GC_UPDATE, _CHILD_UPDATE],
+        ),
+    ],
+)
+def test_a_graph_streamed_with_subgraphs_inside_a_node_gets_its_subgraphs_chunks(
+    inner_modes: list[str],
+    inner_expected: list[Any],
+    outer_with_subgraphs: list[Any],
+    outer_subgraphs: bool,
+) -> None:
+    """Whether or not the root streams subgraphs too; the root gets the chunks of the
+    modes it streams, custom ones only when the node's stream does not take them."""
+    child = _child_with_a_subgraph()
+    inner: list[Any] = []
+
+    def node(state: _X) -> dict:
+        for ns, mode, data in child.stream(state, stream_mode=inner_modes, subgraphs=True):
+            inner.append((_names(ns), mode, data))
+        return {}
+
+    graph = StateGraph(_X).add_node("node", node).add_edge(START, "node").compile()
+    parts = graph.stream({"x": 1}, stream_mode=["updates", "custom"], subgraphs=outer_subgraphs)
+    if outer_subgraphs:
+        assert [(_names(ns), mode, data) for ns, mode, data in parts] == [
+            *outer_with_subgraphs,
+            _NODE_UPDATE,
+        ]
+    else:
+        assert list(parts) == [("updates", {"node": None})]
+    assert inner == inner_expected

@@ -27,6 +27,7 @@ from typing import Any
 from foldgraph._kernel.names import ERROR
 from foldgraph._kernel.snapshot import Task
 from foldgraph.constants import START
+from foldgraph.errors import is_invalid_resume
 from foldgraph.pregel._pending import error_repr
 from foldgraph.pregel._prepare import LiveQueue
 from foldgraph.pregel._protocol import Emit, Execute, Results, TaskResult
@@ -100,7 +101,9 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
             return result
         handler = run.early_handler(result, step)
         if handler is None:
-            ended.fail()
+            if not is_invalid_resume(result.error):
+                # (a bad answer to an interrupt lets the other answered tasks finish)
+                ended.fail()
             return result
         try:
             outcome = ended.results[handler.path] = await limited(handler, step)
@@ -124,7 +127,10 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
             if threading.get_ident() == thread:
                 step.wake()
             else:
-                loop.call_soon_threadsafe(step.wake)
+                try:
+                    loop.call_soon_threadsafe(step.wake)
+                except RuntimeError:
+                    pass  # the loop closed: a thread the run left behind is still writing
 
         live.waker = waker
     try:

@@ -249,7 +249,7 @@ def make_run(
 
             run.messages = StreamMessagesHandler.relaying(relay)
         return run  # a root run: the fields a nested run sets keep their defaults
-    run.sink_modes = parent_run.sink_modes
+    run.sink_modes = run.sink_takes = parent_run.sink_takes
     if writer is not no_writer:
         run.sink_modes = run.sink_modes - {"custom"}  # its own stream takes them
     if sink is not None:
@@ -318,11 +318,12 @@ def stream_run(
     run.subgraphs = subgraphs
     if calls and live is not None and modes & _CALL_MODES:
         run.live_calls = live.put
-    if subgraphs and run.sink is None:
-        # The root of the tree: every graph below sends its chunks here, in the order
-        # they happen (through the live queue when the run has one).
+    if subgraphs and (run.sink is None or run.nested):
+        # The root of the tree (or of a graph streamed with subgraphs inside a node):
+        # every graph below sends its chunks here, in the order they happen (through
+        # the live queue when the run has one); a nested run passes them on.
         run.sink = _QueueSink(live) if live is not None else run.child_sink
-        run.sink_modes = modes
+        run.sink_takes = run.modes
     # Content-block events only for the v3 reader's own stream (a v2 stream it marks):
     # a graph a node streams with `stream_mode="messages"` keeps v1 chunks under it.
     v2 = version == "v2" and bool((config or {}).get(CONF, {}).get(_MESSAGES_V2))

@@ -83,7 +83,9 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     """The modes this run's caller asked for, when the run emits more (a graph streamed
     inside a node also emits the modes its root streams with `subgraphs=True`)."""
     sink_modes: frozenset[str] = frozenset()
-    """The modes the root streaming with `subgraphs=True` takes from graphs below it."""
+    """The modes `parent_sink` takes from this run (those its owner streams or passes on)."""
+    sink_takes: frozenset[str] = frozenset()
+    """The modes `sink` takes from the graphs below this run."""
     sink: Any = None
     """Where graphs run inside this run's tasks send their chunks (streamed with
     `subgraphs=True`): the root's `child_sink`, or its live queue, shared at every depth."""
