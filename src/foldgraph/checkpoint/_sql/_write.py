@@ -278,18 +278,18 @@ class SqlWrites:
         except TypeError:  # what orjson refuses (see `_json`), without the JSON made before
             record["vs"] = checkpoint["versions_seen"]
             body = self._json(record).encode()
-        cur.execute(
-            self._q(
-                "SELECT seq FROM fg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
-                "AND checkpoint_id = ?"
-            ),
-            (thread_id, ns, checkpoint_id),
-        )
-        existing = cur.fetchone()
         row = (thread_id, ns, checkpoint_id, parent_id, self._json(meta), body)
-        if existing is not None:
+        inserted = self._insert_new_checkpoint(cur, row)
+        if inserted is None:
             # Put again (a run saving the same checkpoint twice): replace it in place.
-            seq = existing[0]
+            cur.execute(
+                self._q(
+                    "SELECT seq FROM fg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+                    "AND checkpoint_id = ?"
+                ),
+                (thread_id, ns, checkpoint_id),
+            )
+            seq = cur.fetchone()[0]
             cur.execute(
                 self._q(
                     "UPDATE fg_checkpoints SET parent_checkpoint_id = ?, metadata = ?, "
@@ -299,17 +299,35 @@ class SqlWrites:
             )
             cur.execute(self._q("DELETE FROM fg_blobs WHERE seq = ?"), (seq,))
         else:
-            seq = self._insert_checkpoint(cur, row)
+            seq = inserted
         if blobs:
-            cur.executemany(
-                self._q(
-                    "INSERT INTO fg_blobs (seq, channel, thread_id, kind, base, depth, type, "
-                    "data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                ),
-                self._blob_rows(blobs, seq, thread_id, checkpoint_id),
-            )
+            self._insert_blobs(cur, self._blob_rows(blobs, seq, thread_id, checkpoint_id))
         self._after_put(cur, thread_id, ns, seq, checkpoint_id)
         return seq, at, depths, seen
+
+    def _insert_new_checkpoint(self, cur: Any, row: tuple[Any, ...]) -> int | None:
+        """Insert the checkpoint row and return its seq; None (nothing inserted) when the
+        thread already has a checkpoint of that id. A dialect may do it in one statement."""
+        cur.execute(
+            self._q(
+                "SELECT 1 FROM fg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+                "AND checkpoint_id = ?"
+            ),
+            row[:3],
+        )
+        if cur.fetchone() is not None:
+            return None
+        return self._insert_checkpoint(cur, row)
+
+    def _insert_blobs(self, cur: Any, rows: Iterator[tuple[Any, ...]]) -> None:
+        """Insert `fg_blobs` rows (made one at a time as they are consumed)."""
+        cur.executemany(
+            self._q(
+                "INSERT INTO fg_blobs (seq, channel, thread_id, kind, base, depth, type, "
+                "data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            ),
+            rows,
+        )
 
     def _blob_rows(
         self, blobs: list[tuple[str, int, int | None, int, Any]], seq: int, thread_id: str, cid: str
