@@ -42,9 +42,9 @@ from foldgraph._shell.tracing import achain_run, astream_chunk, chain_run, strea
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, GraphInterrupt
 from foldgraph.pregel import _emit as emit
-from foldgraph.pregel._node import _next_interval, _retry_matches
 from foldgraph.pregel._prepare import custom_writer, no_writer
 from foldgraph.pregel._protocol import FG_TASK, CallRecord
+from foldgraph.pregel._retry import next_interval, retry_matches
 from foldgraph.pregel._timeout import run_with_timeout
 from foldgraph.runtime import ExecutionInfo
 from foldgraph.types import CachePolicy, RetryPolicy, TimeoutPolicy
@@ -371,11 +371,11 @@ class Calls:
             except GraphBubbleUp:
                 raise
             except Exception as exc:
-                policy = next((p for p in spec.policies if _retry_matches(p, exc)), None)
+                policy = next((p for p in spec.policies if retry_matches(p, exc)), None)
                 if policy is None or attempt >= policy.max_attempts:
                     _note(exc, spec.task)
                     raise
-                time.sleep(_next_interval(policy, attempt))
+                time.sleep(next_interval(policy, attempt))
         if key is not None:
             cache.set({key: (value, spec.cache_policy.ttl)})
         return value, False
@@ -410,11 +410,11 @@ class Calls:
             except GraphBubbleUp:
                 raise
             except Exception as exc:
-                policy = next((p for p in spec.policies if _retry_matches(p, exc)), None)
+                policy = next((p for p in spec.policies if retry_matches(p, exc)), None)
                 if policy is None or attempt >= policy.max_attempts:
                     _note(exc, spec.task)
                     raise
-                await asyncio.sleep(_next_interval(policy, attempt))
+                await asyncio.sleep(next_interval(policy, attempt))
         if key is not None:
             cache.set({key: (value, spec.cache_policy.ttl)})
         return value, False

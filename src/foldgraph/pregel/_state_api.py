@@ -404,10 +404,10 @@ def _as_node_writes(
     else:
         writes = list(runner.output_writes(update.values).writes)
     if runner.branches:
-        from foldgraph.pregel._node import route_writes
+        from foldgraph.pregel._task import branch_inputs, route_writes
 
-        values = runner.branch_inputs(
-            target.spec, snapshot, writes, target.state_channels, update.values
+        values = branch_inputs(
+            runner, target.spec, snapshot, writes, target.state_channels, update.values
         )
         scope = SimpleNamespace(config=config, runtime=None)
         results = []
