@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
+import ormsgpack
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
 
@@ -288,7 +289,8 @@ def test_corrupt_and_unknown_type_rows_name_thread_and_checkpoint(durable_saver:
     assert info.value.thread_id == "t" and info.value.checkpoint_id == newest_id
     assert graph.get_state(third).values["turn"] == 2  # the rest of the thread reads fine
     third_id = third["configurable"]["checkpoint_id"]
-    _overwrite(saver, previous, b'{"!":"o","c":"os:system","v":{}}')
+    # A well-formed packed value (see `_codec.Codec.pack`) naming a class off the allowlist.
+    _overwrite(saver, previous, ormsgpack.packb([1, {"!": "o", "c": "os:system", "v": {}}]))
     with pytest.raises(CorruptCheckpointError) as info:
         saver.get_tuple(third)
     assert isinstance(info.value.__cause__, UnregisteredTypeError)

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 import immutables
+import ormsgpack
 import pydantic
 import pytest
 from hypothesis import given
@@ -210,6 +211,7 @@ atoms_and_traps = (
     | st.text(alphabet='!ab"')
     | st.uuids()
     | st.binary(max_size=3)
+    | st.binary(max_size=3).map(bytearray)  # msgpack would pack it as bytes
 )
 wide = st.recursive(
     atoms_and_traps,
@@ -225,10 +227,32 @@ wide = st.recursive(
 @given(wide)
 def test_round_trip_keeps_every_type_in_containers_kept_as_native_json(value: Any) -> None:
     # Lists and dicts of JSON natives are written by C encoders in one piece: anything
-    # those would change (a tuple, a UUID, NaN, an int beyond 64 bits, a "!" key) must
-    # come back exactly as it went in.
+    # those would change (a tuple, a UUID, NaN, an int beyond 64 bits, a "!" key, a
+    # bytearray) must come back exactly as it went in, in the packed form written now
+    # and in the JSON form earlier releases wrote (and big ints still are written in).
     serde = JsonPlusSerializer()
     assert _typed(serde.loads_typed(serde.dumps_typed(value))) == _typed(value)
+    as_json = ("fgjson", serde.codec.dumps(value))
+    assert _typed(serde.loads_typed(as_json)) == _typed(value)
+
+
+def test_values_are_written_packed_and_big_ints_as_json() -> None:
+    serde = JsonPlusSerializer()
+    value = {"rows": [["hi", True, 1, None, 2.5]] * 4, "t": (1, 2)}
+    typ, data = serde.dumps_typed(value)
+    assert typ == "fgpack" and data[:2] == b"\x92\x01"  # the frame: [1, tree]
+    assert len(data) < len(serde.codec.dumps(value))
+    assert serde.loads_typed((typ, data)) == value
+    huge = {"n": [2**64, 1, 2, 3]}
+    typ, data = serde.dumps_typed(huge)
+    assert typ == "fgjson" and serde.loads_typed((typ, data)) == huge
+
+
+@pytest.mark.parametrize("data", [b"\x00not packed", b"\x93\x01\x02\x03", b"\x92\x02\xc0"])
+def test_bytes_that_are_not_a_packed_frame_are_refused(data: bytes) -> None:
+    # msgpack reads a prefix: a stray byte would otherwise read as a value (0, here).
+    with pytest.raises(SerializationError, match=r"Not a packed value \(a msgpack pair"):
+        JsonPlusSerializer().loads_typed(("fgpack", data))
 
 
 @pytest.mark.parametrize(
@@ -263,9 +287,10 @@ def test_unknown_type_is_refused_with_its_name_and_the_fix() -> None:
     assert JsonPlusSerializer().with_msgpack_allowlist([Secret]).loads_typed(data) == Secret(1)
 
 
+@pytest.mark.parametrize("form", ["fgjson", "fgpack"])
 @pytest.mark.parametrize("tag", ["o", "p", "e", "n", "x"])
 def test_crafted_payload_naming_a_callable_imports_and_calls_nothing(
-    tag: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    tag: str, form: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The msgpack-ext / pickle exploit shape: a row naming `module:callable` with arguments."""
     import sys
@@ -278,19 +303,25 @@ def test_crafted_payload_naming_a_callable_imports_and_calls_nothing(
         f"    pathlib.Path({str(marker)!r}).write_text('called')\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    payload = json.dumps(
-        {"!": tag, "c": "fg_probe_payload:boom", "v": {"cmd": "x"}, "a": ["x"], "r": "r", "s": []}
-    ).encode()
+    tree = {
+        "!": tag,
+        "c": "fg_probe_payload:boom",
+        "v": {"cmd": "x"},
+        "a": ["x"],
+        "r": "r",
+        "s": [],
+    }
+    payload = json.dumps(tree).encode() if form == "fgjson" else ormsgpack.packb([1, tree])
     events: list[Any] = []
     unregister = register_serde_event_listener(events.append)
     result: Any = None
     try:
         if tag == "x":
             # An exception class that is not allowed reads back as its recorded repr.
-            result = JsonPlusSerializer().loads_typed(("fgjson", payload))
+            result = JsonPlusSerializer().loads_typed((form, payload))
         else:
             with pytest.raises(UnregisteredTypeError, match=r"fg_probe_payload\.boom"):
-                JsonPlusSerializer().loads_typed(("fgjson", payload))
+                JsonPlusSerializer().loads_typed((form, payload))
     finally:
         unregister()
     assert "fg_probe_payload" not in sys.modules
@@ -372,7 +403,7 @@ def test_encrypted_serializer_wraps_and_still_reads_plain_rows() -> None:
 
     serde = EncryptedSerializer(Xor())
     typ, data = serde.dumps_typed({"a": (1,)})
-    assert typ == "fgjson+xor" and b"a" not in data
+    assert typ == "fgpack+xor" and b"a" not in data
     assert serde.loads_typed((typ, data)) == {"a": (1,)}
     assert serde.loads_typed(JsonPlusSerializer().dumps_typed([1])) == [1]
 
@@ -396,7 +427,8 @@ def test_a_message_encoded_again_reuses_its_tree_and_gives_the_same_bytes() -> N
     message = AIMessage("hi", id="1", additional_kwargs={"n": (1, 2)})
     first = serde.dumps_typed([message])
     again = serde.dumps_typed([HumanMessage("x", id="2"), message])
-    assert again[1].endswith(first[1][1:])  # the same encoding, taken from the memo
+    # The same encoding, taken from the memo (after the frame's and the list's headers).
+    assert again[1].endswith(first[1][len(b"\x92\x01\x91") :])
     assert serde.loads_typed(again) == [HumanMessage("x", id="2"), message]
 
 
@@ -440,7 +472,7 @@ def test_stored_messages_read_back_as_langchain_core_would_build_them() -> None:
     for original in messages:
         typ, data = serde.dumps_typed(original)
         read = serde.loads_typed((typ, data))
-        stored = json.loads(data)  # plain JSON here: no tagged value inside these
+        stored = ormsgpack.unpackb(data)[1]  # plain data here: no tagged value inside these
         validated = messages_from_dict([{"type": stored["t"], "data": stored["v"]}])[0]
         assert type(read) is type(validated) is type(original)
         assert read == validated == original
@@ -454,7 +486,7 @@ def test_stored_messages_read_back_as_langchain_core_would_build_them() -> None:
 def test_a_stored_message_missing_a_required_field_is_refused() -> None:
     serde = JsonPlusSerializer()
     typ, data = serde.dumps_typed(ToolMessage("r", tool_call_id="c"))
-    broken = json.loads(data)
-    broken["v"].pop("tool_call_id")  # as a damaged row would hold it
+    broken = ormsgpack.unpackb(data)
+    broken[1]["v"].pop("tool_call_id")  # as a damaged row would hold it
     with pytest.raises(Exception, match="tool_call_id"):
-        serde.loads_typed((typ, json.dumps(broken).encode()))
+        serde.loads_typed((typ, ormsgpack.packb(broken)))

@@ -14,7 +14,6 @@ import tracemalloc
 from typing import Annotated, Any, TypedDict
 
 import immutables
-import orjson
 import pytest
 
 from foldgraph.checkpoint.base import empty_checkpoint
@@ -69,9 +68,14 @@ def test_a_step_commits_once_with_its_tasks_writes(tmp_path: Any, durability: st
     assert out == {"log": ["w0", "w1", "w2", "w3", "w4", "done"]}
     checkpoints = list(saver.list(config))
     # The input, after START's fan-out, after the five workers, after done: one write
-    # transaction per checkpoint (one per task and one per checkpoint would be 4 + 7).
+    # transaction per checkpoint (one per task and one per checkpoint would be 4 + 7);
+    # with "async", steps that queued up behind the writer share one (see
+    # test_group_commit.py).
     assert [c.metadata["step"] for c in checkpoints] == [2, 1, 0, -1]
-    assert len(commits) == 4
+    if durability == "sync":
+        assert len(commits) == 4
+    else:
+        assert 1 <= len(commits) <= 4
     # The writes are on the checkpoint their tasks ran from, as LangGraph keys them.
     workers_ran_from = checkpoints[2]
     assert sorted((c, v) for _, c, v in workers_ran_from.pending_writes if c == "log") == [
@@ -164,6 +168,6 @@ def test_a_steps_serialized_writes_hold_no_more_memory_than_their_bytes(tmp_path
         tracemalloc.stop()
     assert not special
     size = sum(len(row[7]) for row in regular)
-    assert orjson.loads(regular[0][7]) == orjson.loads(saver._dump(writes[0][1])[1])
+    assert regular[0][7] == saver._dump(writes[0][1])[1]
     # orjson's own buffers for these texts would be several times their size.
     assert held < 2 * size + 64 * 1024

@@ -5,6 +5,8 @@ Expected values come from running the same programs on LangGraph 1.2.22.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, TypedDict
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -92,6 +94,56 @@ def test_trace_policy_changes_what_tracers_record_only() -> None:
     # Other handlers still see the real values.
     assert ("start", "a", "LangGraph", ["graph:step:1"], {"x": 1}) in recorder.events
     assert ("end", "a", {"x": 2}) in recorder.events
+
+
+class Tapping(Recorder):
+    """A handler defining the stream taps without being langchain-core's streaming
+    handler (which `astream_events`' own handler is)."""
+
+    def tap_output_iter(self, run_id: Any, output: Iterator[Any]) -> Iterator[Any]:
+        for chunk in output:
+            self.events.append(("tap", self.names.get(run_id), chunk))
+            yield chunk
+
+    async def tap_output_aiter(self, run_id: Any, output: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async for chunk in output:
+            self.events.append(("atap", self.names.get(run_id), chunk))
+            yield chunk
+
+
+def test_only_streaming_handlers_get_a_nodes_streamed_output() -> None:
+    # LangGraph 1.2.22: a handler with tap methods of its own is not tapped; with a
+    # trace policy it sees the real values, and astream_events still streams the node.
+    policy = TracePolicy(process_inputs=lambda v: {"in": "hidden"}, process_outputs=lambda v: {})
+    for options in ({}, {"trace_policy": policy}):
+        expected = [
+            ("start", "a", "LangGraph", ["graph:step:1"], {"x": 1}),
+            ("end", "a", {"x": 2}),
+        ]
+        handler = Tapping()
+        graph(**options).invoke({"x": 1}, {"callbacks": [handler]})
+        assert [e for e in handler.events if e[1] == "a"] == expected
+        handler = Tapping()
+        asyncio.run(graph(**options).ainvoke({"x": 1}, {"callbacks": [handler]}))
+        assert [e for e in handler.events if e[1] == "a"] == expected
+
+        handler = Tapping()
+
+        async def events(compiled: Any, handler: Tapping) -> list[tuple[str, str]]:
+            return [
+                (e["event"], e["name"])
+                async for e in compiled.astream_events(
+                    {"x": 1}, {"callbacks": [handler]}, version="v2"
+                )
+                if e["name"] == "a"
+            ]
+
+        assert asyncio.run(events(graph(**options), handler)) == [
+            ("on_chain_start", "a"),
+            ("on_chain_stream", "a"),
+            ("on_chain_end", "a"),
+        ]
+        assert [e for e in handler.events if e[1] == "a"] == expected
 
 
 def test_execution_info_inside_a_node() -> None:

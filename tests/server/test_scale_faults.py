@@ -222,3 +222,98 @@ def test_redis_keeps_only_signals_and_a_restart_loses_no_run(db, tmp_path) -> No
             assert out["log"] == ["0:a", "0:b", "0:c"]
     finally:
         redis.stop()
+
+
+OWN_CONNECTIONS = """
+import operator
+import pathlib
+from typing import Annotated
+
+from typing_extensions import TypedDict
+
+from foldgraph.graph import END, START, StateGraph
+
+TRIES = pathlib.Path(__file__).parent / "tries"
+
+
+class State(TypedDict, total=False):
+    log: Annotated[list, operator.add]
+    kind: str
+
+
+def first(state: State) -> dict:
+    return {"log": ["first"]}
+
+
+def talks(state: State) -> dict:
+    with TRIES.open("a") as f:
+        f.write(state["kind"] + "\\n")
+    if state["kind"] == "psycopg":
+        import psycopg
+
+        raise psycopg.OperationalError("the graph's own database is away")
+    if state["kind"] == "redis":
+        import redis.exceptions
+
+        raise redis.exceptions.ConnectionError("the graph's own Redis is away")
+    return {"log": ["talked"]}
+
+
+builder = StateGraph(State)
+builder.add_node("first", first)
+builder.add_node("talks", talks)
+builder.add_edge(START, "first")
+builder.add_edge("first", "talks")
+builder.add_edge("talks", END)
+graph = builder.compile()
+"""
+
+
+def test_a_graph_raising_connection_errors_of_its_own_ends_error(db, tmp_path) -> None:
+    """A node raising psycopg's OperationalError or Redis' ConnectionError, while the
+    deployment's own database and Redis answer, is tried --max-attempts times (each
+    resuming from the last checkpoint), then the run ends `error` with that exception:
+    not retried without end as an outage would be."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "graphs.py").write_text(OWN_CONNECTIONS)
+    (project / "langgraph.json").write_text(
+        '{"dependencies": ["."], "graphs": {"talker": "./graphs.py:graph"}}'
+    )
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    with cluster(
+        db,
+        logs,
+        apis=1,
+        workers=1,
+        lease=2.0,
+        redis=redis_url(),
+        project=project / "langgraph.json",
+    ) as c:
+        client = sdk(c.apis[0])
+        cases = [
+            ("psycopg", "OperationalError", "the graph's own database is away"),
+            ("redis", "ConnectionError", "the graph's own Redis is away"),
+        ]
+        for kind, error, message in cases:
+            thread = client.threads.create()["thread_id"]
+            started = time.monotonic()
+            run = client.runs.create(thread, "talker", input={"kind": kind})
+            out = client.runs.join(thread, run["run_id"])
+            assert time.monotonic() - started < 60
+            assert out == {"__error__": {"error": error, "message": message}}
+            assert client.runs.get(thread, run["run_id"])["status"] == "error"
+            rows = db_rows(db, "SELECT attempt FROM srv_runs WHERE run_id = %s", [run["run_id"]])
+            assert rows == [(3,)]  # --max-attempts (3), then `error`
+            state = client.threads.get_state(thread)
+            assert state["values"]["log"] == ["first"]  # committed once, resumed after it
+            assert client.threads.get(thread)["status"] == "error"
+        tries = (project / "tries").read_text().split()
+        assert tries == ["psycopg"] * 3 + ["redis"] * 3
+        # The worker claims as before: it never took the graph's errors for an outage.
+        thread = client.threads.create()["thread_id"]
+        assert client.runs.wait(thread, "talker", input={"kind": "none"})["log"] == [
+            "first",
+            "talked",
+        ]

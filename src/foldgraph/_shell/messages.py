@@ -59,16 +59,39 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
     run_inline = True
 
     def __init__(
-        self, emit: Callable[[tuple[str, ...], Any], None], depth: int | None = None
+        self,
+        emit: Callable[[tuple[str, ...], Any], None],
+        depth: int | None = None,
+        *,
+        subgraphs: bool = True,
     ) -> None:
         self._emit = emit
         self._depth = depth
         """Without `subgraphs=True`: the namespace depth of the streamed graph; what
         graphs below it produce is ignored (not even marked as seen)."""
+        self.subgraphs = subgraphs
+        """Whether its caller asked for `subgraphs=True`: a graph run on a thread of its
+        own inside a node does not report to a handler that streams only its graph."""
+        self.relay: tuple[StreamMessagesHandler, ...] = ()
+        """Handlers of streams outside the run (a caller's, for a graph run as a root on
+        a thread of its own inside a node) that also see its nodes' inputs and writes;
+        they hear its chat models through the callbacks already."""
         self._runs: dict[UUID, tuple[tuple[str, ...], dict[str, Any]]] = {}
         self._streamed: set[UUID] = set()
         self._seen: set[str] = set()
         self._lock = threading.Lock()
+
+    @classmethod
+    def relaying(cls, handlers: Sequence[StreamMessagesHandler]) -> StreamMessagesHandler:
+        """A handler that streams nothing itself and passes nodes' inputs and writes on
+        to `handlers` (the run of a graph invoked on its own thread in a node)."""
+        relay = cls(lambda ns, payload: None, depth=-1)
+        relay.relay = tuple(handlers)
+        return relay
+
+    def takes(self, ns: tuple[str, ...]) -> bool:
+        """Whether messages of the graph at `ns` belong on this handler's stream."""
+        return self._depth is None or len(ns) <= self._depth
 
     def tap_output_aiter(self, run_id: UUID, output: Any) -> Any:
         return output
@@ -100,7 +123,7 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         if user_tags:
             meta["tags"] = user_tags
         ns = graph_namespace(meta)
-        if self._depth is not None and len(ns) > self._depth:
+        if not self.takes(ns):
             return
         self._runs[run_id] = (ns, meta)
 
@@ -128,7 +151,7 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
             for generation in generations[:1]:
                 message = getattr(generation, "message", None)
                 if isinstance(message, BaseMessage):
-                    self.emit_written(found[0], [message], found[1])
+                    self._emit_new(found[0], [message], found[1])
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
         self._runs.pop(run_id, None)
@@ -137,7 +160,9 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
     def see_input(self, state: Any, ns: tuple[str, ...] = ()) -> None:
         """A node's input messages are not news: its writes repeating them are not sent
         (nor for a graph below the streamed one without `subgraphs=True`: ignored)."""
-        if self._depth is not None and len(ns) > self._depth:
+        for handler in self.relay:
+            handler.see_input(state, ns)
+        if not self.takes(ns):
             return
         ids = [m.id for m in _top_level_messages(state) if m.id is not None]
         if ids:
@@ -148,7 +173,12 @@ class StreamMessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
         self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]
     ) -> None:
         """Emit messages found in a node's writes, skipping ids already seen."""
-        if self._depth is not None and len(ns) > self._depth:
+        for handler in self.relay:
+            handler.emit_written(ns, values, meta)
+        self._emit_new(ns, values, meta)
+
+    def _emit_new(self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]) -> None:
+        if not self.takes(ns):
             return
         for value in values:
             items = value if isinstance(value, list | tuple) else [value]
@@ -212,7 +242,7 @@ class StreamMessagesHandlerV2(StreamMessagesHandler, _V2StreamingCallbackHandler
                 if not isinstance(message, BaseMessage):
                     continue
                 if not streamed:
-                    self.emit_written(found[0], [message], found[1])
+                    self._emit_new(found[0], [message], found[1])
                     continue
                 # The streamed reply comes back as the node's output: not sent twice.
                 if message.id is None:
@@ -220,13 +250,11 @@ class StreamMessagesHandlerV2(StreamMessagesHandler, _V2StreamingCallbackHandler
                 with self._lock:
                     self._seen.add(message.id)
 
-    def emit_written(
-        self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]
-    ) -> None:
+    def _emit_new(self, ns: tuple[str, ...], values: Sequence[Any], meta: dict[str, Any]) -> None:
         for value in values:
             items = value if isinstance(value, list | tuple) else [value]
             kept = [i for i in items if not isinstance(i, ToolMessage)]
-            super().emit_written(ns, [kept], meta)
+            super()._emit_new(ns, [kept], meta)
 
 
 def _top_level_messages(state: Any) -> list[BaseMessage]:

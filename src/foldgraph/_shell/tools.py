@@ -34,8 +34,12 @@ class StreamToolCallHandler(BaseCallbackHandler, _StreamingCallbackHandler):
 
     run_inline = True
 
-    def __init__(self, emit: Callable[[tuple[str, ...], Any], None]) -> None:
+    def __init__(
+        self, emit: Callable[[tuple[str, ...], Any], None], *, subgraphs: bool = True
+    ) -> None:
         self._emit = emit
+        self.subgraphs = subgraphs
+        """Whether its caller asked for `subgraphs=True` (see `StreamMessagesHandler`)."""
         self._calls: dict[UUID, tuple[tuple[str, ...], str, Token[Any]]] = {}
         self._lock = threading.Lock()
 

@@ -16,6 +16,7 @@ from langchain_core.runnables.config import (
     get_async_callback_manager_for_config,
     get_callback_manager_for_config,
 )
+from langchain_core.tracers._streaming import _StreamingCallbackHandler
 
 __all__ = [
     "achain_run",
@@ -51,6 +52,9 @@ def chain_run(
     changes what tracers record of the inputs, other handlers see them as they are.
     """
     manager = get_callback_manager_for_config(config)  # type: ignore[arg-type]
+    if tag is None and "ls_integration" not in manager.metadata:
+        # A graph's own run: its runs and all below carry LangGraph's integration key.
+        manager.add_metadata({"ls_integration": "langgraph"})
     if tag is not None:
         manager = manager.copy()
         manager.add_tags([tag], inherit=False)
@@ -80,6 +84,9 @@ async def achain_run(
 ) -> tuple[Any, dict[str, Any]]:
     """Async twin of `chain_run`."""
     manager = get_async_callback_manager_for_config(config)  # type: ignore[arg-type]
+    if tag is None and "ls_integration" not in manager.metadata:
+        # A graph's own run: its runs and all below carry LangGraph's integration key.
+        manager.add_metadata({"ls_integration": "langgraph"})
     if tag is not None:
         manager = manager.copy()
         manager.add_tags([tag], inherit=False)
@@ -158,12 +165,18 @@ async def achild_run(parent: Any, inputs: Any, name: str, tag: str, output: Any)
     await run.on_chain_end(output)
 
 
+def _streaming(handler: Any) -> bool:
+    """Whether `handler` takes a run's streamed output: as LangGraph decides it, only a
+    class derived from langchain-core's streaming handler (`astream_events`' own, the
+    messages and tools handlers), not any handler that happens to define the taps."""
+    return _StreamingCallbackHandler in type(handler).__mro__
+
+
 def stream_chunk(run: Any, chunk: Any) -> None:
     """Report `chunk` as the run's streamed output (`on_chain_stream` in `astream_events`)."""
     for handler in run.handlers:
-        tap = getattr(handler, "tap_output_iter", None)
-        if tap is not None:
-            for _ in tap(run.run_id, iter([chunk])):
+        if _streaming(handler):
+            for _ in handler.tap_output_iter(run.run_id, iter([chunk])):
                 pass
 
 
@@ -174,7 +187,6 @@ async def astream_chunk(run: Any, chunk: Any) -> None:
         yield chunk
 
     for handler in run.handlers:
-        tap = getattr(handler, "tap_output_aiter", None)
-        if tap is not None:
-            async for _ in tap(run.run_id, one()):
+        if _streaming(handler):
+            async for _ in handler.tap_output_aiter(run.run_id, one()):
                 pass

@@ -45,7 +45,9 @@ def register(subparsers: Any) -> None:
         "--max-attempts",
         type=int,
         default=3,
-        help="a run that loses its worker this many times ends `error` (default: %(default)s)",
+        help="a run that loses its worker this many times (or fails on a database or Redis "
+        "connection error while the deployment's own answer) ends `error` "
+        "(default: %(default)s)",
     )
     scale.add_argument(
         "--drain-seconds",

@@ -217,4 +217,5 @@ class entrypoint(Generic[ContextT]):
             context_schema=self.context_schema,
             cache_policy=self.cache_policy,
             retry_policy=self.retry_policy,
+            timeout=self.timeout,
         )

@@ -27,7 +27,7 @@ from foldgraph.constants import END, START
 from foldgraph.pregel import Pregel
 from foldgraph.pregel._core import GraphCore
 from foldgraph.pregel._node import NodeOutput, NodeRunner
-from foldgraph.types import CachePolicy, RetryPolicy
+from foldgraph.types import CachePolicy, RetryPolicy, TimeoutPolicy
 
 __all__ = ["EntrypointGraph", "Final", "build"]
 
@@ -135,6 +135,7 @@ def build(
     context_schema: Any,
     cache_policy: CachePolicy | None,
     retry_policy: RetryPolicy | Sequence[RetryPolicy] | None,
+    timeout: TimeoutPolicy | None = None,
 ) -> EntrypointGraph:
     name = func.__name__
     channels = {
@@ -149,6 +150,7 @@ def build(
         writable=frozenset({END, PREVIOUS}),
         retry_policy=retry_policy,
         cache_policy=cache_policy,
+        timeout=timeout,
     )
     input_type, output_type = signature_types(func)
     graph = EntrypointGraph(

@@ -6,8 +6,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.runnables import Runnable
-
 from foldgraph._kernel.channels import (
     BaseChannel,
     BinaryOperatorAggregate,
@@ -20,11 +18,11 @@ from foldgraph._kernel.channels import (
 )
 from foldgraph._kernel.names import ROOT
 from foldgraph._kernel.snapshot import GraphSpec, NodeSpec
-from foldgraph._shell.node import _is_async_callable, action_for
+from foldgraph._shell.node import action_for
 from foldgraph.constants import END, START, TASKS
 from foldgraph.pregel import NodeRunner, Pregel
 from foldgraph.pregel._node import BranchRead
-from foldgraph.pregel._timeout import sync_timeout_unsupported
+from foldgraph.pregel._timeout import validate_timeout_supported
 
 
 def branch_channel(node: str) -> str:
@@ -131,10 +129,8 @@ def _build(
         )
         node_specs[name] = NodeSpec(name=name, triggers=triggers, reads=reads, managed=managed)
         target = node.runnable if node.action is None else node.action
-        if node.timeout is not None and not (
-            isinstance(target, Runnable) or _is_async_callable(target)
-        ):
-            raise sync_timeout_unsupported(name)
+        if node.timeout is not None:
+            validate_timeout_supported(target, name)
         runners[name] = NodeRunner(
             name=name,
             action=action_for(target, name, is_subgraph=isinstance(target, Pregel)),

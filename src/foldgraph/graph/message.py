@@ -88,9 +88,12 @@ def push_message(message: Any, *, state_key: str | None = "messages") -> AnyMess
     callbacks = config.get("callbacks")
     handlers = callbacks.handlers if isinstance(callbacks, BaseCallbackManager) else callbacks
     metadata = config.get("metadata", {})
+    ns = graph_namespace(metadata)
     for handler in handlers or ():
-        if isinstance(handler, StreamMessagesHandler):
-            handler._send(graph_namespace(metadata), message, metadata)
+        # Each stream that takes this graph's messages (its own, or one asking for
+        # subgraphs) gets it, under this graph's namespace.
+        if isinstance(handler, StreamMessagesHandler) and handler.takes(ns):
+            handler._send(ns, message, metadata)
     if state_key:
         scope = TASK_SCOPE.get()
         push = getattr(scope, "push_writes", None)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from contextlib import aclosing
 from typing import Any, Generic
 
 from langchain_core.runnables import Runnable, RunnableConfig
@@ -350,7 +351,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             stream_mode=stream_modes(mux),
             subgraphs=True,
             version="v2",
-            **kwargs,
+            **_v3_run_options(kwargs),
         )
         return GraphRunStream(iter(parts), mux)
 
@@ -388,7 +389,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             stream_mode=stream_modes(mux),
             subgraphs=True,
             version="v2",
-            **kwargs,
+            **_v3_run_options(kwargs),
         )
         return AsyncGraphRunStream(parts.__aiter__(), mux)
 
@@ -418,6 +419,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             config,
             stream_mode,
             subgraphs,
+            version,
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
@@ -465,6 +467,7 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
             config,
             stream_mode,
             subgraphs,
+            version,
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
@@ -473,10 +476,12 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
         attach_control(run, control)
         traced = await self._atrace_start(run)
         try:
-            async for emit in adrive(run, live):
-                chunk = deliver(run, emit, single, subgraphs, output_keys, version)
-                if chunk is not SKIP:
-                    yield chunk
+            # Closed with the stream: a consumer that stops early cancels the step running.
+            async with aclosing(adrive(run, live)) as emits:
+                async for emit in emits:
+                    chunk = deliver(run, emit, single, subgraphs, output_keys, version)
+                    if chunk is not SKIP:
+                        yield chunk
             raise_nested_interrupts(run)
         except Exception as exc:
             if traced is not None:
@@ -605,9 +610,10 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
         attach_control(run, control)
         traced = await self._atrace_start(run)
         try:
-            async for emit in adrive(run, None):
-                if run.parent_sink is not None:
-                    run.parent_sink.append(emit)
+            async with aclosing(adrive(run, None)) as emits:
+                async for emit in emits:
+                    if run.parent_sink is not None:
+                        run.parent_sink.append(emit)
             raise_nested_interrupts(run)
         except Exception as exc:
             if traced is not None:
@@ -646,3 +652,13 @@ class Pregel(GraphCore, StateAPI, Runnable[Any, Any], Generic[StateT, ContextT, 
     def verify_replay(self, config: RunnableConfig) -> Any:
         """Re-fold the thread's recorded writes and check every checkpoint comes back exactly."""
         return verify_replay(self, dict(config))
+
+
+def _v3_run_options(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keywords a v3 run passes to `stream`/`astream`: breakpoints and the run
+    control always, as None when not given (an override of `stream` sees them, as
+    LangGraph's v3 passes them), then the caller's other keywords."""
+    options = {
+        name: kwargs.get(name) for name in ("interrupt_before", "interrupt_after", "control")
+    }
+    return {**options, **kwargs}

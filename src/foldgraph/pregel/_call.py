@@ -29,7 +29,7 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, Generic, TypeVar
 
 import attrs
-from langchain_core.runnables.config import var_child_runnable_config
+from langchain_core.runnables.config import merge_configs, var_child_runnable_config
 
 from foldgraph._context import TASK_SCOPE, Scratchpad, TaskScope, interrupt_id
 from foldgraph._kernel._missing import MISSING
@@ -38,13 +38,13 @@ from foldgraph._kernel.names import ERROR, INTERRUPT, NS_END, NS_SEP, PUSH, RESU
 from foldgraph._kernel.snapshot import Task
 from foldgraph._shell.messages import namespace_of
 from foldgraph._shell.node import injected, task_injections
-from foldgraph._shell.tracing import achain_run, chain_run
+from foldgraph._shell.tracing import achain_run, astream_chunk, chain_run, stream_chunk
 from foldgraph.constants import CONF
 from foldgraph.errors import GraphBubbleUp, GraphInterrupt
 from foldgraph.pregel import _emit as emit
-from foldgraph.pregel._node import _next_interval, _retry_matches
 from foldgraph.pregel._prepare import custom_writer, no_writer
 from foldgraph.pregel._protocol import FG_TASK, CallRecord
+from foldgraph.pregel._retry import next_interval, retry_matches
 from foldgraph.pregel._timeout import run_with_timeout
 from foldgraph.runtime import ExecutionInfo
 from foldgraph.types import CachePolicy, RetryPolicy, TimeoutPolicy
@@ -302,6 +302,7 @@ class Calls:
             scope.calls.wait()
         if traced is not None:
             if error is None:
+                stream_chunk(traced, value)  # (`on_chain_stream` of the call, as LangGraph)
                 traced.on_chain_end(value)
             else:
                 traced.on_chain_error(error)
@@ -335,6 +336,7 @@ class Calls:
             await scope.calls.await_all()
         if traced is not None:
             if error is None:
+                await astream_chunk(traced, value)
                 await traced.on_chain_end(value)
             else:
                 await traced.on_chain_error(error)
@@ -369,11 +371,11 @@ class Calls:
             except GraphBubbleUp:
                 raise
             except Exception as exc:
-                policy = next((p for p in spec.policies if _retry_matches(p, exc)), None)
+                policy = next((p for p in spec.policies if retry_matches(p, exc)), None)
                 if policy is None or attempt >= policy.max_attempts:
                     _note(exc, spec.task)
                     raise
-                time.sleep(_next_interval(policy, attempt))
+                time.sleep(next_interval(policy, attempt))
         if key is not None:
             cache.set({key: (value, spec.cache_policy.ttl)})
         return value, False
@@ -408,11 +410,11 @@ class Calls:
             except GraphBubbleUp:
                 raise
             except Exception as exc:
-                policy = next((p for p in spec.policies if _retry_matches(p, exc)), None)
+                policy = next((p for p in spec.policies if retry_matches(p, exc)), None)
                 if policy is None or attempt >= policy.max_attempts:
                     _note(exc, spec.task)
                     raise
-                await asyncio.sleep(_next_interval(policy, attempt))
+                await asyncio.sleep(next_interval(policy, attempt))
         if key is not None:
             cache.set({key: (value, spec.cache_policy.ttl)})
         return value, False
@@ -527,8 +529,11 @@ class _CallSpec:
         self.is_async = is_async
 
 
-async def _timed(spec: _CallSpec, scope: TaskScope, runtime: Any) -> Any:
+async def _timed(spec: _CallSpec, scope: TaskScope, runtime: Any, progress: Any) -> Any:
     scope.runtime = runtime  # heartbeat() inside the task reaches the attempt's clock
+    if progress is not None:  # callback events under the call count as progress
+        config = var_child_runnable_config.get()
+        var_child_runnable_config.set(merge_configs(config, {"callbacks": [progress]}))
     return await spec.func(*spec.args, **_kwargs(spec, scope))
 
 

@@ -77,6 +77,9 @@ class Committing:
             accepted = []
             retried = bool(self._pending)
             saved = 0  # how many of `accepted` are saved
+        # Updates the async driver streamed already (its results are a dict subclass;
+        # a plain dict has none, and is not asked: a failed lookup costs an exception).
+        streamed = None if type(results) is dict else getattr(results, "streamed", None)
         for t in tasks:
             result = results.get(t.path)
             if result is None:
@@ -98,7 +101,20 @@ class Committing:
                 # (no output and no interrupt: a subgraph stopped at a breakpoint)
                 interrupted.append(result)
                 continue
-            self._accept(t, result, task_writes, step, chunks, accepted)
+            self._accept(
+                t,
+                result,
+                task_writes,
+                step,
+                chunks,
+                accepted,
+                bool(streamed) and t.path in streamed,
+            )
+        if len(errors) > 1:
+            # In the order the tasks ended (the drivers fill `results` so): the step
+            # raises the failure that came first, as LangGraph does.
+            order = {path: i for i, path in enumerate(results)}
+            errors.sort(key=lambda r: order[r.task.path])
         if accepted:
             unsaved = accepted[saved:] if saved else accepted
             if retried or errors or interrupted:
@@ -247,9 +263,10 @@ class Committing:
         step: int,
         chunks: list[Emit],
         accepted: list[tuple[Task, Sequence[tuple[str, Any]]]] | None,
+        streamed: bool = False,
     ) -> None:
         """Keep a finished task's writes for the step (and in `accepted`, to be saved),
-        and stream them."""
+        and stream them (its update unless `streamed` already, as it finished)."""
         assert result.output is not None
         writes = result.output.writes
         if accepted is not None:
@@ -257,7 +274,7 @@ class Committing:
         task_writes.append((t, writes))
         if result.folded is not None:
             self._folded.append(result.folded)
-        if "updates" in self.modes and t.name != START:
+        if "updates" in self.modes and t.name != START and not streamed:
             chunk = {t.name: result.output.update_chunk()}
             if result.output.cached:
                 chunk["__metadata__"] = {"cached": True}

@@ -24,8 +24,13 @@ import time
 from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from typing import Any
 
+from foldgraph._kernel.names import ERROR
 from foldgraph._kernel.snapshot import Task
+from foldgraph.constants import START
+from foldgraph.errors import is_invalid_resume
 from foldgraph.pregel._async_saver import Await, async_overrides
+from foldgraph.pregel._pending import error_repr
+from foldgraph.pregel._prepare import LiveQueue
 from foldgraph.pregel._protocol import Emit, Execute, Results, TaskResult
 from foldgraph.pregel._run import Run
 from foldgraph.pregel._task import arun_task, run_task
@@ -79,12 +84,60 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
     limit = run.config.get("max_concurrency")
     semaphore = asyncio.Semaphore(limit) if limit else None
 
-    async def one(task: Task, step: int) -> TaskResult:
+    async def limited(task: Task, step: int) -> TaskResult:
         if semaphore is None:
             return await arun_task(run, task, step)
         async with semaphore:
             return await arun_task(run, task, step)
 
+    async def one(task: Task, step: int, ended: _Step) -> TaskResult:
+        """Run `task` (and, when it fails, its node's error handler, at once while its
+        siblings still run, as LangGraph starts it); a failure nothing handles cancels
+        the siblings still running, as LangGraph's async runner does."""
+        if semaphore is None:  # (not through `limited`: one coroutine less per task)
+            result = await arun_task(run, task, step)
+        else:
+            async with semaphore:
+                result = await arun_task(run, task, step)
+        ended.results[task.path] = result
+        if ended.live is not None:
+            ended.show()
+        if result.error is None:
+            return result
+        handler = run.early_handler(result, step)
+        if handler is None:
+            if not is_invalid_resume(result.error):
+                # (a bad answer to an interrupt lets the other answered tasks finish)
+                ended.fail()
+            return result
+        try:
+            outcome = ended.results[handler.path] = await limited(handler, step)
+        except asyncio.CancelledError:
+            ended.results[handler.path] = ended.cancelled(handler)
+            raise
+        if outcome.error is not None:
+            ended.fail()
+        return result
+
+    stopped = False  # a step cut short was saved as it stood (see `_stop_step`)
+    current: list[_Step | None] = [None]  # the step running, woken by the live queue
+    waker = None
+    if isinstance(live, LiveQueue):
+        loop, thread = asyncio.get_running_loop(), threading.get_ident()
+
+        def waker() -> None:
+            step = current[0]
+            if step is None:
+                return
+            if threading.get_ident() == thread:
+                step.wake()
+            else:
+                try:
+                    loop.call_soon_threadsafe(step.wake)
+                except RuntimeError:
+                    pass  # the loop closed: a thread the run left behind is still writing
+
+        live.waker = waker
     try:
         while True:
             try:
@@ -108,44 +161,189 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                 continue
             step_timeout = getattr(run.graph, "step_timeout", None)
             if len(item.tasks) == 1 and live is None and step_timeout is None:
-                results = [await arun_task(run, item.tasks[0], item.step)]
-            else:
-                futures = [asyncio.ensure_future(one(t, item.step)) for t in item.tasks]
-                gathered = asyncio.gather(*futures)
-                loop = asyncio.get_running_loop()
-                deadline = None if step_timeout is None else loop.time() + step_timeout
                 try:
-                    while not gathered.done():
-                        wait = _POLL if live is not None else None
-                        if deadline is not None:
-                            remaining = deadline - loop.time()
-                            if remaining <= 0:
-                                gathered.cancel()
-                                gathered.add_done_callback(_retrieve)
-                                raise TimeoutError  # bare, as asyncio (and LangGraph) raise it
-                            wait = remaining if wait is None else min(wait, remaining)
-                        await asyncio.wait({gathered}, timeout=wait)
-                        if live is not None:
-                            for emit in _drain(live, run):
-                                yield emit
+                    result = await arun_task(run, item.tasks[0], item.step)
                 except asyncio.CancelledError:
-                    # The run is cancelled: what finished siblings wrote is kept, so a
-                    # resumed thread does not run them again.
-                    run.keep_finished(
-                        [f.result() for f in futures if f.done() and not f.cancelled()]
-                    )
-                    gathered.cancel()
-                    gathered.add_done_callback(_retrieve)
+                    stopped = True
+                    _stop_step(run, item.tasks, {})
                     raise
-                results = gathered.result()
-                if live is not None:
-                    for emit in _drain(live, run):
-                        yield emit
-            send = {r.task.path: r for r in results}
+                send = {result.task.path: result}
+                while run.child_sink:
+                    yield run.child_sink.pop(0)
+                continue
+            ended = _Step(run, item.tasks, waker is not None)
+            current[0] = ended
+            futures = [asyncio.ensure_future(one(t, item.step, ended)) for t in item.tasks]
+            ended.futures = futures
+            gathered = asyncio.gather(*futures, return_exceptions=True)
+            loop = asyncio.get_running_loop()
+            deadline = None if step_timeout is None else loop.time() + step_timeout
+            try:
+                while not gathered.done():
+                    wait = _POLL if live is not None else None
+                    if deadline is not None:
+                        remaining = deadline - loop.time()
+                        if remaining <= 0:
+                            stopped = True
+                            await _cancel_step(gathered, futures)
+                            _stop_step(run, item.tasks, ended.results)
+                            raise TimeoutError  # bare, as asyncio (and LangGraph) raise it
+                        wait = remaining if wait is None else min(wait, remaining)
+                    await asyncio.wait(
+                        {gathered} if ended.woken is None else {gathered, ended.woken},
+                        timeout=wait,
+                        return_when=asyncio.FIRST_COMPLETED,
+                    )
+                    ended.rearm()
+                    if live is not None:
+                        for emit in _drain(live, run):
+                            yield emit
+                    if ended.live:
+                        for emit in ended.take():
+                            yield emit
+            except (asyncio.CancelledError, GeneratorExit):
+                # The run is cancelled, or its stream closed: the tasks still running are
+                # cancelled; what finished siblings wrote is kept, so a resumed thread
+                # does not run them again.
+                stopped = True
+                await _cancel_step(gathered, futures)
+                _stop_step(run, item.tasks, ended.results)
+                raise
+            for task, outcome in zip(item.tasks, gathered.result(), strict=True):
+                if isinstance(outcome, asyncio.CancelledError) and ended.failed:
+                    ended.results.setdefault(task.path, ended.cancelled(task))
+                elif isinstance(outcome, BaseException):
+                    raise outcome  # (a failure of the runner itself)
+            if live is not None:
+                for emit in _drain(live, run):
+                    yield emit
+            if ended.live:
+                for emit in ended.take():
+                    yield emit
+            send = ended.results  # in the order they ended: the first failure first
             while run.child_sink:
                 yield run.child_sink.pop(0)
+    except (asyncio.CancelledError, GeneratorExit):
+        if not stopped:  # stopped between steps: with durability "exit", save where it is
+            run._flush_exit(())
+        raise
     finally:
+        if waker is not None:
+            live.waker = None  # type: ignore[union-attr]
         gen.close()
+
+
+async def _cancel_step(
+    gathered: asyncio.Future[Any], futures: Sequence[asyncio.Future[Any]]
+) -> None:
+    """Cancel a step's running tasks and wait until each has ended (its own clean-up run)."""
+    gathered.cancel()
+    gathered.add_done_callback(_retrieve)
+    if any(not f.done() for f in futures):
+        await asyncio.wait(futures)
+
+
+def _stop_step(run: Run, tasks: Sequence[Task], results: Results) -> None:
+    """Save a step that cannot end (cancelled, its stream closed, timed out) as it stands,
+    as LangGraph does: the writes of the tasks that finished, the error of each task cut
+    short (`CancelledError()`, so a resume runs it again) or failed, and, with durability
+    "exit", the checkpoint the step started from."""
+    run.keep_finished([r for r in results.values() if r.error is None])
+    for task in tasks:
+        result = results.get(task.path)
+        if result is not None and result.error is None:
+            continue
+        error = result.error if result is not None else asyncio.CancelledError()
+        writes = [(ERROR, error_repr(error))]
+        if run.durability != "exit":  # (an exit save keeps only what finished)
+            run._pending[task.id] = [*run._pending.get(task.id, []), *writes]
+        run.save_writes(task, writes)
+    run._flush_exit(tasks)
+
+
+class _StepResults(dict):  # type: ignore[type-arg]
+    """A step's results, with the paths of the tasks whose update already streamed."""
+
+    __slots__ = ("streamed",)
+
+
+class _Step:
+    """The tasks of one async step as they end (in that order); whether one failed with
+    nothing to handle it, which cancels those still running; and, when the run streams
+    updates, each finished task's update, streamed as soon as every task before it (in
+    task order) has finished too: the stream keeps its one order, and a consumer sees a
+    fast task's update while a slow one still runs, as LangGraph streams it."""
+
+    __slots__ = ("failed", "futures", "live", "order", "results", "run", "shown", "woken")
+
+    def __init__(self, run: Run, tasks: Sequence[Task], queued: bool = False) -> None:
+        self.run = run
+        self.results = _StepResults()
+        self.results.streamed = set()
+        self.futures: list[asyncio.Future[TaskResult]] = []
+        self.failed = False
+        self.live: list[Emit] | None = None
+        self.woken: asyncio.Future[None] | None = None
+        if queued:  # woken as chunks reach the run's live queue (see `LiveQueue`)
+            self.woken = asyncio.get_running_loop().create_future()
+        modes = run.modes
+        if "updates" in modes and not run.subgraphs and modes.isdisjoint(("tasks", "debug")):
+            # (with tasks chunks or subgraph chunks, the step keeps them all in its order)
+            self.live = []
+            if self.woken is None:
+                self.woken = asyncio.get_running_loop().create_future()
+            self.order = [t.path for t in tasks]
+            self.shown = 0  # how many of `order` were looked at
+
+    def show(self) -> None:
+        """A task finished: stream the updates of the tasks now finished in order."""
+        assert self.live is not None and self.woken is not None
+        results, order, before = self.results, self.order, len(self.live)
+        while self.shown < len(order) and (done := results.get(order[self.shown])) is not None:
+            self.shown += 1
+            task, output = done.task, done.output
+            if done.error is not None or output is None or done.interrupts or done.calls:
+                continue  # (the step shows these itself)
+            if task.name == START:
+                continue
+            chunk = {task.name: output.update_chunk()}
+            if output.cached:
+                chunk["__metadata__"] = {"cached": True}
+            self.live.append(Emit(self.run.ns, "updates", chunk))
+            results.streamed.add(task.path)
+        if len(self.live) > before:
+            self.wake()
+
+    def wake(self) -> None:
+        """Chunks are waiting: the driver's wait ends (on the event loop's thread)."""
+        if self.woken is not None and not self.woken.done():
+            self.woken.set_result(None)
+
+    def rearm(self) -> None:
+        """After a look at the chunks: the next ones wake the driver again."""
+        if self.woken is not None and self.woken.done():
+            self.woken = asyncio.get_running_loop().create_future()
+
+    def take(self) -> list[Emit]:
+        """The updates to stream since the last look."""
+        assert self.live is not None
+        taken, self.live = self.live, []
+        return taken
+
+    def fail(self) -> None:
+        if self.failed:
+            return
+        self.failed = True
+        current = asyncio.current_task()
+        for future in self.futures:
+            if future is not current and not future.done():
+                future.cancel()
+
+    @staticmethod
+    def cancelled(task: Task) -> TaskResult:
+        """A task cancelled because a sibling failed: saved as LangGraph saves it, with
+        its error, so a resume runs it again."""
+        return TaskResult(task=task, error=asyncio.CancelledError())
 
 
 def _execute(
@@ -174,7 +372,7 @@ def _run_shared(run: Run, tasks: Sequence[Task], step: int, max_workers: int | N
                 task = todo.popleft()
             except IndexError:
                 return
-            results[task.path] = run_task(run, task, step)
+            _run_handled(run, task, step, results)
 
     limit = max_workers or _POOL_SIZE
     pool = _pool(max_workers)
@@ -200,10 +398,11 @@ def _run_streaming(
     parents) is taken back and run here, so the wait never depends on the queue.
     """
     pool = _pool(max_workers)
-    futures = {
-        pool.submit(contextvars.copy_context().run, run_task, run, t, step): t for t in tasks
-    }
     results: Results = {}
+    futures = {
+        pool.submit(contextvars.copy_context().run, _run_handled, run, t, step, results): t
+        for t in tasks
+    }
     pending = set(futures)
     while pending:
         _, pending = concurrent.futures.wait(
@@ -214,12 +413,12 @@ def _run_streaming(
             if not future.running() and future.cancel():
                 pending.discard(future)
                 task = futures[future]
-                results[task.path] = contextvars.copy_context().run(run_task, run, task, step)
+                contextvars.copy_context().run(_run_handled, run, task, step, results)
                 yield from _drain(live, run)
     yield from _drain(live, run)
-    for future, task in futures.items():
+    for future in futures:
         if not future.cancelled():
-            results[task.path] = future.result()
+            future.result()  # (a failure of the runner itself is raised here)
     return results
 
 
@@ -245,12 +444,13 @@ def _run_timed(
     # just as one is taken back. The gate keeps the tasks that run at once to the limit.
     gate = threading.BoundedSemaphore(limit)
     gave_up = threading.Event()
+    results: Results = {}
 
     def gated(task: Task) -> TaskResult | None:
         with gate:
             if gave_up.is_set():
                 return None  # the step timed out before this task could start
-            return run_task(run, task, step)
+            return _run_handled(run, task, step, results)
 
     futures = {pool.submit(contextvars.copy_context().run, gated, t): t for t in tasks}
     deadline = time.monotonic() + step_timeout
@@ -280,7 +480,20 @@ def _run_timed(
                 running += 1
         if live is not None:
             yield from _drain(live, run)
-    return {t.path: f.result() for f, t in futures.items()}
+    for future in futures:
+        future.result()  # (a failure of the runner itself is raised here)
+    return results
+
+
+def _run_handled(run: Run, task: Task, step: int, results: Results) -> TaskResult:
+    """Run `task` and put its result in `results` (in the order tasks end: the first
+    failure comes first); when it fails and its node has an error handler, run the
+    handler next, on this thread while the task's siblings still run (as LangGraph
+    starts it), its result going to `results` too for the step to take up."""
+    result = results[task.path] = run_task(run, task, step)
+    if result.error is not None and (handler := run.early_handler(result, step)):
+        results[handler.path] = run_task(run, handler, step)
+    return result
 
 
 def _on_own_thread(fn: Any, *args: Any) -> concurrent.futures.Future[Any]:

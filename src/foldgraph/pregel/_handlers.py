@@ -8,6 +8,7 @@ the handler returns stand for the node's update; on a later attempt of the step
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
@@ -17,7 +18,7 @@ from foldgraph._kernel.snapshot import Task
 from foldgraph.errors import NodeError
 from foldgraph.pregel import _emit as emit
 from foldgraph.pregel._pending import error_repr, finished
-from foldgraph.pregel._protocol import Emit, Execute, TaskResult
+from foldgraph.pregel._protocol import Emit, Execute, Results, TaskResult
 
 __all__ = ["ErrorHandlers"]
 
@@ -33,18 +34,22 @@ class ErrorHandlers:
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]],
         interrupted: list[TaskResult],
         step: int,
+        early: Results,
     ) -> Generator[Emit | Execute, Any, list[TaskResult]]:
         """Run the error handler of each failed node that has one, in the same step.
 
         The failure is recorded on the failed task (as LangGraph keeps it in
         history); the handler gets the node's input and a `NodeError`, and what
         it returns stands for the node's update. Errors with no handler, and a
-        handler's own failure, are returned to fail the run.
+        handler's own failure, are returned to fail the run. A handler the driver
+        already ran (`early`: started as its node failed) is not run again.
         """
         remaining: list[TaskResult] = []
         handled: list[tuple[Task, Task]] = []
         for r in errors:
-            handler = _handler_of(self.graph, r.task) if r.error is not None else None
+            # (a task cancelled because a sibling failed is not its node's failure)
+            failed = r.error is not None and not isinstance(r.error, asyncio.CancelledError)
+            handler = _handler_of(self.graph, r.task) if failed else None
             if handler is None:
                 remaining.append(r)
                 continue
@@ -61,7 +66,21 @@ class ErrorHandlers:
                     yield from emit.task_result(
                         self.graph, self.ns, self.modes, r.task, None, step, error=r.error
                     )
-        return (yield from self._run_handlers(handled, remaining, task_writes, interrupted, step))
+        return (
+            yield from self._run_handlers(handled, remaining, task_writes, interrupted, step, early)
+        )
+
+    def early_handler(self, result: TaskResult, step: int) -> Task | None:
+        """The error handler's task of a task that just failed, or None.
+
+        A driver starts it at once, while the failed task's siblings still run (as
+        LangGraph does), and sends its result back with the step's; the step then
+        takes it up where it would have run the handler itself.
+        """
+        handler = _handler_of(self.graph, result.task)
+        if handler is None:
+            return None
+        return self._handler_task(result.task, handler, result.error, step)
 
     def _handler_task(self, failed: Task, handler: str, error: Any, step: int) -> Task:
         handler_task = Task(
@@ -101,9 +120,14 @@ class ErrorHandlers:
         task_writes: list[tuple[Task, Sequence[tuple[str, Any]]]],
         interrupted: list[TaskResult],
         step: int,
+        early: Results | None = None,
     ) -> Generator[Emit | Execute, Any, list[TaskResult]]:
-        results = yield Execute(tuple(h for _, h in handled), step)
-        assert results is not None
+        todo = tuple(h for _, h in handled if not early or h.path not in early)
+        results = dict(early) if early else {}
+        if todo:
+            ran = yield Execute(todo, step)
+            assert ran is not None
+            results.update(ran)
         for failed, h in handled:
             outcome = results[h.path]
             if outcome.calls:
@@ -123,6 +147,10 @@ class ErrorHandlers:
                     self._keep_pending(kept)
                     self.save_task_writes(kept)
                 yield from chunks
+        if len(remaining) > 1:
+            # In the order they ended: the run raises the failure that came first.
+            order = {path: i for i, path in enumerate(results)}
+            remaining.sort(key=lambda r: order.get(r.task.path, -1))
         return remaining
 
 

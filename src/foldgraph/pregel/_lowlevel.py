@@ -29,6 +29,7 @@ from foldgraph._kernel.snapshot import GraphSpec, NodeSpec, Task
 from foldgraph._shell.node import action_for
 from foldgraph.constants import START
 from foldgraph.pregel._node import NodeOutput, NodeRunner
+from foldgraph.pregel._timeout import validate_timeout_supported
 from foldgraph.types import CachePolicy, RetryPolicy, TimeoutPolicy
 
 logger = logging.getLogger("foldgraph.pregel")
@@ -273,6 +274,7 @@ def compile_nodes(
             action=action_for(node.bound, name),
             retry_policy=node.retry_policy or tuple(retry_policy) or None,
             cache_policy=node.cache_policy or cache_policy,
+            timeout=node.timeout,
             metadata=dict(node.metadata),
             single=node.channels if isinstance(node.channels, str) else None,
             writers=node.writers,
@@ -330,6 +332,14 @@ def validate(
 ) -> None:
     """Refuse a low-level graph that names a channel or node it does not have, with
     LangGraph's messages (the known channels listed include the Send topic)."""
+    for name, node in nodes.items():
+        if isinstance(node, PregelNode) and node.timeout is not None:
+            # What the node runs: its callable (the default passes its input through)
+            # and any writer given as a Runnable; each must be async to be cancelled.
+            work = [] if node.bound is _identity else [node.bound]
+            work.extend(w for w in node.writers if not isinstance(w, ChannelWrite))
+            for target in work:
+                validate_timeout_supported(target, name)
     known = repr(sorted([*channels, "__pregel_tasks"]))[:100]
     for name in channels:
         if name in _RESERVED:

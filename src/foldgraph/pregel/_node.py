@@ -1,11 +1,11 @@
-"""A node as the runner sees it: call it, then turn what it returned into channel writes."""
+"""A node as compiled: what its task reads as input, what its return writes, what its edges read.
+
+The task that calls it is `_task`'s; this holds the node's data and what is derived from it.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import random
-import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -15,27 +15,17 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
-from foldgraph._context import TASK_SCOPE
 from foldgraph._kernel.channels import Overwrite
-from foldgraph._kernel.fold import fresh_values, read_values
 from foldgraph._kernel.frozen import freeze, thaw
 from foldgraph._kernel.message_log import coerce_messages
 from foldgraph._kernel.names import PUSH, ROOT
 from foldgraph._kernel.records import tuple_builder
 from foldgraph._kernel.snapshot import Task
-from foldgraph._shell.coerce import input_builder, object_fields, to_schema
+from foldgraph._shell.coerce import input_builder, object_fields
 from foldgraph._shell.node import NodeAction, action_for
 from foldgraph.constants import END, START, TASKS
-from foldgraph.errors import (
-    ErrorCode,
-    GraphBubbleUp,
-    InvalidUpdateError,
-    NodeCancelledError,
-    ParentCommand,
-    create_error_message,
-)
+from foldgraph.errors import ErrorCode, InvalidUpdateError, ParentCommand, create_error_message
 from foldgraph.pregel._branch import Branch
-from foldgraph.pregel._timeout import run_with_timeout
 from foldgraph.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
 
 __all__ = ["BranchRead", "GraphBase", "NodeOutput", "NodeRunner", "subgraph_of"]
@@ -78,36 +68,6 @@ class NodeOutput(NamedTuple):
 
 _new_output = tuple_builder(NodeOutput)
 """`NodeOutput` from (writes, updates, cached), built in C."""
-
-
-def _retry_matches(policy: RetryPolicy, exc: Exception) -> bool:
-    retry_on = policy.retry_on
-    if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
-        return isinstance(exc, retry_on)
-    if isinstance(retry_on, Sequence):
-        return isinstance(exc, tuple(retry_on))
-    return bool(retry_on(exc))
-
-
-def next_attempt(runtime: Any, attempt: int) -> Any:
-    """The runtime of a retry: `execution_info.node_attempt` counts it (1 is the first run)."""
-    info = runtime.execution_info
-    if info is None:
-        return runtime
-    runtime = runtime.override(execution_info=info.patch(node_attempt=attempt))
-    scope = TASK_SCOPE.get()
-    if scope is not None:
-        scope.runtime = runtime  # get_runtime() inside the node sees the attempt too
-    return runtime
-
-
-def _next_interval(policy: RetryPolicy, attempt: int) -> float:
-    interval = min(
-        policy.max_interval, policy.initial_interval * (policy.backoff_factor ** (attempt - 1))
-    )
-    if policy.jitter:
-        interval += random.uniform(0, 1)
-    return interval
 
 
 class GraphBase:
@@ -156,8 +116,9 @@ class NodeRunner:
     is_start: bool = attrs.field(init=False, eq=False, repr=False)
     """START maps the input to writes and runs no user code (it has no action)."""
     direct: Any = attrs.field(init=False, eq=False, repr=False)
-    """The node's function when calling it is all `call` would do (a plain sync function,
-    nothing injected, no retry or timeout), so the runner calls it with no layer between."""
+    """The node's function when calling it is all `_task._call_node` would do (a plain sync
+    function, nothing injected, no retry or timeout), so the task calls it with no layer
+    between."""
     input_build: Any = attrs.field(init=False, eq=False, repr=False)
     """How the node's input is built from the state read (None: the dict itself)."""
     none_output: NodeOutput = attrs.field(init=False, eq=False, repr=False)
@@ -270,99 +231,7 @@ class NodeRunner:
         build = self.input_build
         return task.input if build is None else build(task.input)
 
-    def branch_inputs(
-        self,
-        spec: Any,
-        snapshot: Any,
-        writes: Sequence[tuple[str, Any]],
-        fallback: Sequence[str],
-        output: Any = None,
-        stop: int = 0,
-        folded: Any = None,
-    ) -> list[Any]:
-        """What each conditional edge gets: the state after this task's own writes, as the
-        schema it reads (a dict, a dataclass or pydantic instance, or the root value);
-        each edge gets its own private copy.
-
-        As in LangGraph, an edge without a schema of its own whose node returned a
-        dict also sees that dict's other keys (the state read wins on shared keys).
-        """
-        # The fresh values alone: a snapshot around them would only be read for its step.
-        local = fresh_values(spec, snapshot, writes, folded)
-        step = snapshot.step
-        reads = self.branch_reads or tuple((tuple(fallback), None, ()) for _ in self.branches)
-        out = []
-        for (keys, schema, managed), (_, branch) in zip(reads, self.branches, strict=True):
-            state = read_values(spec, local, step, keys, managed, stop)
-            if keys == (ROOT,):
-                out.append(state.get(ROOT))
-                continue
-            value = to_schema(schema, state) if schema is not None else state
-            if type(value) is dict and isinstance(output, dict) and branch.input_schema is None:
-                value = {**output, **value}
-            out.append(value)
-        return out
-
-    # -- calling ----------------------------------------------------------------------------
-
-    def call(self, value: Any, scope: Any) -> Any:
-        assert self.action is not None
-        attempt = 0
-        while True:
-            attempt += 1
-            if attempt > 1:
-                scope.runtime = next_attempt(scope.runtime, attempt)
-            try:
-                return self.action.call(value, scope)
-            except GraphBubbleUp:
-                raise
-            except asyncio.CancelledError as exc:
-                # A sync node has no event loop to be cancelled by: its own doing.
-                raise NodeCancelledError(self.name) from exc
-            except Exception as exc:
-                policy = next((p for p in self.retry_policies if _retry_matches(p, exc)), None)
-                if policy is None or attempt >= policy.max_attempts:
-                    raise
-                time.sleep(_next_interval(policy, attempt))
-
-    async def acall(self, value: Any, scope: Any) -> Any:
-        assert self.action is not None
-        attempt = 0
-        while True:
-            attempt += 1
-            if attempt > 1:
-                scope.runtime = next_attempt(scope.runtime, attempt)
-            try:
-                if self.timeout is None:
-                    return await self.action.acall(value, scope)
-                return await self._timed_attempt(value, scope)
-            except GraphBubbleUp:
-                raise
-            except asyncio.CancelledError as exc:
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    raise  # the run itself is being cancelled
-                raise NodeCancelledError(self.name) from exc
-            except Exception as exc:
-                policy = next((p for p in self.retry_policies if _retry_matches(p, exc)), None)
-                if policy is None or attempt >= policy.max_attempts:
-                    raise
-                await asyncio.sleep(_next_interval(policy, attempt))
-
-    async def _timed_attempt(self, value: Any, scope: Any) -> Any:
-        """One attempt under the node's timeout; its runtime carries the attempt's clock."""
-        assert self.action is not None and self.timeout is not None
-        action = self.action
-        base = scope.runtime
-
-        def attempt(timed: Any) -> Any:
-            scope.runtime = timed
-            return action.acall(value, scope)
-
-        try:
-            return await run_with_timeout(self.name, self.timeout, attempt, base)
-        finally:
-            scope.runtime = base
+    # -- cache ------------------------------------------------------------------------------
 
     def cache_key(self, value: Any) -> tuple[tuple[str, ...], str] | None:
         if self.cache_policy is None:
@@ -641,15 +510,6 @@ def _listed_with_id(item: Any) -> Any:
 def _stamp(item: Any) -> None:
     if isinstance(item, BaseMessage) and item.id is None:
         item.id = str(uuid.uuid4())
-
-
-def route_writes(runner: NodeRunner, results: Sequence[Any]) -> Writes:
-    """Writes for the destinations chosen by each conditional edge of a node."""
-    writes: Writes = []
-    for (_, branch), result in zip(runner.branches, results, strict=True):
-        for dest in branch.destinations(result, runner.name):
-            writes.extend(runner.goto_writes(dest, "a conditional edge"))
-    return writes
 
 
 def as_plain(value: Any) -> Any:

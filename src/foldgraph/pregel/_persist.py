@@ -278,7 +278,10 @@ class Persistence:
             if self._writer is None:
                 from foldgraph.pregel._writer import BackgroundWriter
 
-                self._writer = BackgroundWriter()
+                # A saver storing a step in one call (see `_batched`) may store several
+                # queued steps in one transaction.
+                group = self.checkpointer._put_group if self._batched() else None
+                self._writer = BackgroundWriter(group)
             self._writer.submit(write, *args)
         else:
             write(*args)

@@ -118,6 +118,7 @@ def make_run(
     cfg = merge_config(graph, config)
     conf = cfg.get(CONF, {})
     parent_ref = conf.get(FG_TASK)
+    relay: tuple[Any, ...] = ()
     if parent_ref is None:
         outer = outer_config()
         if outer is not None:
@@ -136,6 +137,9 @@ def make_run(
             if outer.get("tags") and cfg.get("tags") is not outer.get("tags"):
                 # The caller's tags and the graph's own, in that order (as LangGraph).
                 cfg["tags"] = list(dict.fromkeys([*outer["tags"], *(cfg.get("tags") or ())]))
+            if own:
+                _drop_handlers(cfg, _streams_only_its_graph)
+                relay = _messages_handlers_in(cfg)
             conf = cfg[CONF]
     checkpointer = graph.checkpointer
     ns: tuple[str, ...] = ()
@@ -210,7 +214,11 @@ def make_run(
     runtime_parts = None
     if context is None and parent_run is not None:
         runtime = parent_run.runtime
-        if "custom" in parent_run.modes:
+        if writer is not no_writer:
+            # Streamed with "custom" inside a node: its writes go to that node's stream
+            # only, as LangGraph's innermost writer takes them.
+            runtime = runtime.override(stream_writer=writer)
+        elif "custom" in parent_run.modes:
             runtime = runtime.override(stream_writer=custom_writer(sink, ns))
     else:
         # Made when first asked for (`Run.runtime`); the context is checked now.
@@ -233,9 +241,25 @@ def make_run(
         _runtime_parts=runtime_parts,
     )
     if parent_run is None:
+        if relay:
+            # A graph on its own thread inside a node: the streams of callers asking for
+            # subgraphs hear its chat models through the callbacks, and get its nodes'
+            # written messages through this.
+            from foldgraph._shell.messages import StreamMessagesHandler
+
+            run.messages = StreamMessagesHandler.relaying(relay)
         return run  # a root run: the fields a nested run sets keep their defaults
-    if sink is not None and not modes:
-        run.modes = parent_run.modes
+    run.sink_modes = run.sink_takes = parent_run.sink_takes
+    if writer is not no_writer:
+        run.sink_modes = run.sink_modes - {"custom"}  # its own stream takes them
+    if sink is not None:
+        if not modes:
+            run.modes = parent_run.modes
+        elif not modes >= run.sink_modes:
+            # Streamed inside a node of a root streaming subgraphs: the root gets this
+            # graph's chunks of the modes it streams, the node those it asked for.
+            run.modes = modes | run.sink_modes
+            run.shown_modes = modes
     run.ns = ns
     run.checkpoint_ns = checkpoint_ns
     run.parent_resume = parent_resume
@@ -278,7 +302,13 @@ def _addresses_own_checkpoint(conf: dict[str, Any]) -> bool:
 
 
 def stream_run(
-    graph: GraphCore, input: Any, config: Any, stream_mode: Any, subgraphs: bool, **options: Any
+    graph: GraphCore,
+    input: Any,
+    config: Any,
+    stream_mode: Any,
+    subgraphs: bool,
+    version: str = "v1",
+    **options: Any,
 ) -> tuple[Run, queue.SimpleQueue[Any] | None, str | None]:
     """Set up a streaming run: its modes, its live queue and its messages handler."""
     modes, single = stream_modes(graph, stream_mode, config)
@@ -288,19 +318,103 @@ def stream_run(
     run.subgraphs = subgraphs
     if calls and live is not None and modes & _CALL_MODES:
         run.live_calls = live.put
-    if subgraphs and run.sink is None:
-        # The root of the tree: every graph below sends its chunks here, in the order
-        # they happen (through the live queue when the run has one).
+    if subgraphs and (run.sink is None or run.nested):
+        # The root of the tree (or of a graph streamed with subgraphs inside a node):
+        # every graph below sends its chunks here, in the order they happen (through
+        # the live queue when the run has one); a nested run passes them on.
         run.sink = _QueueSink(live) if live is not None else run.child_sink
-    v2 = bool((config or {}).get("configurable", {}).get("__pregel_stream_messages_v2"))
-    handler = _messages_handler(modes, live, run, subgraphs or run.sink is not None, v2)
-    if handler is not None:
-        run.messages = handler
+        run.sink_takes = run.modes
+    # Content-block events only for the v3 reader's own stream (a v2 stream it marks):
+    # a graph a node streams with `stream_mode="messages"` keeps v1 chunks under it.
+    v2 = version == "v2" and bool((config or {}).get(CONF, {}).get(_MESSAGES_V2))
+    handler = _messages_handler(modes, live, run, subgraphs, v2)
+    tools = None
     if "tools" in modes and live is not None:
         from foldgraph._shell.tools import StreamToolCallHandler
 
-        run.tools = StreamToolCallHandler(lambda ns, data: live.put(Emit(ns, "tools", data)))
+        tools = StreamToolCallHandler(
+            lambda ns, data: live.put(Emit(ns, "tools", data)), subgraphs=subgraphs
+        )
+        run.tools = tools
+    if handler is not None or tools is not None:
+        _own_stream_handlers(run, handler, tools)
+    if handler is not None and not run.nested:
+        handler.relay = _messages_handlers_in(run.config)
+    if handler is not None:
+        run.messages = handler
     return run, live, single
+
+
+def _messages_handlers_in(config: dict[str, Any]) -> tuple[Any, ...]:
+    """The messages-stream handlers among `config`'s callbacks (a caller's)."""
+    callbacks = config.get("callbacks")
+    if not callbacks:
+        return ()
+    from foldgraph._shell.messages import StreamMessagesHandler
+
+    handlers = callbacks if isinstance(callbacks, list) else callbacks.handlers
+    return tuple(h for h in handlers if isinstance(h, StreamMessagesHandler))
+
+
+_MESSAGES_V2 = "__pregel_stream_messages_v2"
+
+
+def _own_stream_handlers(run: Run, messages: Any, tools: Any) -> None:
+    """A run streaming messages or tools hears its tasks' events through its own handler.
+
+    The caller's handlers ride in the config this run inherits. Inside a node that
+    streams a graph, the caller's stream gets the graph's chunks through the run's
+    sink (when it asked for subgraphs) and never otherwise, so its handler of the same
+    kind is dropped here: a chunk reaches each stream once, and only a stream that
+    takes it (as LangGraph). A graph on a thread of its own has no sink: a caller's
+    handler asking for subgraphs keeps hearing it, a v3 reader's content-block
+    handler does not when the graph streams v1 messages itself.
+    """
+    from foldgraph._shell.messages import StreamMessagesHandler, StreamMessagesHandlerV2
+    from foldgraph._shell.tools import StreamToolCallHandler
+
+    def drop(h: Any) -> bool:
+        if h is messages or h is tools:
+            return False
+        if messages is not None and isinstance(h, StreamMessagesHandler):
+            return run.nested or (
+                isinstance(h, StreamMessagesHandlerV2)
+                and not isinstance(messages, StreamMessagesHandlerV2)
+            )
+        return run.nested and tools is not None and isinstance(h, StreamToolCallHandler)
+
+    _drop_handlers(run.config, drop)
+
+
+def _streams_only_its_graph(handler: Any) -> bool:
+    """A caller's messages or tools handler without `subgraphs=True`: a graph run as a
+    root inside a node (on a thread of its own) starts its namespaces at the root, so
+    such a handler would take its chunks for the caller's graph's (LangGraph drops it)."""
+    from foldgraph._shell.messages import StreamMessagesHandler
+    from foldgraph._shell.tools import StreamToolCallHandler
+
+    return isinstance(handler, StreamMessagesHandler | StreamToolCallHandler) and not (
+        handler.subgraphs
+    )
+
+
+def _drop_handlers(config: dict[str, Any], drop: Any) -> None:
+    """Remove the callback handlers `drop` picks from `config` (a run's own dict)."""
+    callbacks = config.get("callbacks")
+    if not callbacks:
+        return
+    if isinstance(callbacks, list):
+        if any(drop(h) for h in callbacks):
+            config["callbacks"] = [h for h in callbacks if not drop(h)]
+        return
+    handlers = getattr(callbacks, "handlers", ())
+    inheritable = getattr(callbacks, "inheritable_handlers", ())
+    if not any(drop(h) for h in (*handlers, *inheritable)):
+        return
+    manager = callbacks.copy()
+    manager.handlers = [h for h in manager.handlers if not drop(h)]
+    manager.inheritable_handlers = [h for h in manager.inheritable_handlers if not drop(h)]
+    config["callbacks"] = manager
 
 
 class _QueueSink:
@@ -357,8 +471,22 @@ def _live_queue(
     (`calls`: the graph's task calls stream their results as they end)."""
     if not modes & {"custom", "messages", "tools"} and not (calls and modes & _CALL_MODES):
         return None, no_writer
-    live: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    live = LiveQueue()
     return live, (live.put if "custom" in modes else no_writer)
+
+
+class LiveQueue(queue.SimpleQueue):  # type: ignore[type-arg]
+    """A run's live queue: thread-safe, and an async driver waiting on a step is woken
+    as each chunk arrives (`waker`), so it streams the chunk before the task that put it
+    goes on (as LangGraph delivers them), not at its next look."""
+
+    waker: Any = None
+
+    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
+        super().put(item)
+        waker = self.waker
+        if waker is not None:
+            waker()
 
 
 def _messages_handler(
@@ -376,7 +504,9 @@ def _messages_handler(
     handler = StreamMessagesHandlerV2 if v2 else StreamMessagesHandler
     return handler(
         lambda ns, payload: live.put(Emit(ns, "messages", payload)),
-        depth=None if subgraphs else len(run.ns),
+        # Below a caller streaming subgraphs, every depth goes on to the caller's sink.
+        depth=None if subgraphs or run.sink is not None else len(run.ns),
+        subgraphs=subgraphs,
     )
 
 

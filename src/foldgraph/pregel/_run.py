@@ -79,6 +79,13 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     parent_sink: Any = None
     """Where this run's chunks go besides its caller: the root's sink (`.append`)."""
     subgraphs: bool = False
+    shown_modes: frozenset[str] | None = None
+    """The modes this run's caller asked for, when the run emits more (a graph streamed
+    inside a node also emits the modes its root streams with `subgraphs=True`)."""
+    sink_modes: frozenset[str] = frozenset()
+    """The modes `parent_sink` takes from this run (those its owner streams or passes on)."""
+    sink_takes: frozenset[str] = frozenset()
+    """The modes `sink` takes from the graphs below this run."""
     sink: Any = None
     """Where graphs run inside this run's tasks send their chunks (streamed with
     `subgraphs=True`): the root's `child_sink`, or its live queue, shared at every depth."""
@@ -296,7 +303,9 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
             if errors:
                 yield from chunks
                 chunks.clear()
-                errors = yield from self._handle_errors(errors, task_writes, interrupted, step)
+                errors = yield from self._handle_errors(
+                    errors, task_writes, interrupted, step, results
+                )
             outcome = self._commit(tasks, task_writes, errors, interrupted, step, chunks)
             if chunks:
                 yield from chunks

@@ -7,7 +7,7 @@ runs node code.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -207,13 +207,50 @@ async def aupdate_state(
     as_node: str | None = None,
     task_id: str | None = None,
 ) -> dict[str, Any]:
-    return update_state(self, config, values, as_node, task_id)
+    return await abulk_update_state(self, config, [[StateUpdate(values, as_node, task_id)]])
 
 
 def bulk_update_state(
     self: GraphCore, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate]]
 ) -> dict[str, Any]:
     """Apply several supersteps of updates, one checkpoint each."""
+    updating = _updates(self, config, supersteps)
+    try:
+        call = next(updating)
+        while True:
+            call = updating.send(call.action.call(call.value, call.scope))
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+
+
+async def abulk_update_state(
+    self: GraphCore, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate]]
+) -> dict[str, Any]:
+    """Async twin of `bulk_update_state`: conditional edges run through their async
+    functions (an edge given only an async function routes an async update)."""
+    updating = _updates(self, config, supersteps)
+    try:
+        call = next(updating)
+        while True:
+            call = updating.send(await call.action.acall(call.value, call.scope))
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+
+
+@attrs.frozen(slots=True)
+class _EdgeCall:
+    """A conditional edge an update asks its caller to run (sync or async) for its
+    routing result: the update itself stays one function for both APIs."""
+
+    action: Any
+    value: Any
+    scope: Any
+
+
+def _updates(
+    self: GraphCore, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate]]
+) -> Generator[_EdgeCall, Any, dict[str, Any]]:
+    """The updates of `bulk_update_state`, yielding each conditional edge to run."""
     saver = _saver(self)
     config = with_str_thread(config)
     if not supersteps:
@@ -312,7 +349,8 @@ def bulk_update_state(
                 raise InvalidUpdateError(f"Node {as_node} does not exist")
             if update.task_id is None and planned.get(as_node):
                 update = update._replace(task_id=planned[as_node].pop(0))
-            task_writes.append(_as_node_writes(target, snapshot, as_node, update, config))
+            writes = yield from _as_node_writes(target, snapshot, as_node, update, config)
+            task_writes.append(writes)
         new = apply(target.spec, base, task_writes)
         made_by = [(_task_record(t), list(w)) for t, w in task_writes]
         recorded = [("__via__", made_by)]
@@ -357,23 +395,24 @@ def _cleared(target: GraphCore, snapshot: Any, pending_writes: Sequence[Any]) ->
 
 def _as_node_writes(
     target: GraphCore, snapshot: Any, as_node: str, update: StateUpdate, config: dict[str, Any]
-) -> tuple[Task, list[tuple[str, Any]]]:
-    """The writes `as_node` would have made had it returned `update.values`."""
+) -> Generator[_EdgeCall, Any, tuple[Task, list[tuple[str, Any]]]]:
+    """The writes `as_node` would have made had it returned `update.values` (its
+    conditional edges are yielded to the caller to run)."""
     runner = target.runners[as_node]
     if runner.is_start:
         writes = list(runner.start_writes(update.values).writes)
     else:
         writes = list(runner.output_writes(update.values).writes)
     if runner.branches:
-        from foldgraph.pregel._node import route_writes
+        from foldgraph.pregel._task import branch_inputs, route_writes
 
-        values = runner.branch_inputs(
-            target.spec, snapshot, writes, target.state_channels, update.values
+        values = branch_inputs(
+            runner, target.spec, snapshot, writes, target.state_channels, update.values
         )
-        results = [
-            a.call(v, SimpleNamespace(config=config, runtime=None))
-            for a, v in zip(runner.branch_actions, values, strict=True)
-        ]
+        scope = SimpleNamespace(config=config, runtime=None)
+        results = []
+        for action, value in zip(runner.branch_actions, values, strict=True):
+            results.append((yield _EdgeCall(action, value, scope)))
         writes.extend(route_writes(runner, results))
     # An update is not a run of the node: it consumes no triggers (versions_seen is
     # untouched, as in LangGraph); the step it makes clears what was pending instead.
@@ -426,12 +465,6 @@ def _put(
             CONF: {**conf, "checkpoint_map": {**parents, ns: conf["checkpoint_id"]}},
         }
     return new, current
-
-
-async def abulk_update_state(
-    self: GraphCore, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate]]
-) -> dict[str, Any]:
-    return bulk_update_state(self, config, supersteps)
 
 
 class StateAPI:

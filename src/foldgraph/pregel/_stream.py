@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from foldgraph._shell.coerce import input_builder
+from foldgraph.constants import START
 from foldgraph.errors import GraphInterrupt
 from foldgraph.pregel._protocol import Emit
 from foldgraph.pregel._run import Run
@@ -40,15 +42,47 @@ def deliver(
     version: str = "v1",
 ) -> Any:
     """Forward a chunk to a parent run, and shape it for this caller (or SKIP)."""
-    if run.parent_sink is not None:
+    if run.parent_sink is not None and emit.mode in run.sink_modes:
         run.parent_sink.append(emit)
+    if run.shown_modes is not None and emit.mode not in run.shown_modes:
+        return SKIP
+    own = not emit.ns
     if run.ns:
-        # A graph streamed inside a node: its caller sees its chunks as a root's, and
-        # those of its own subgraphs below it (as LangGraph's namespaces are relative).
-        emit = Emit(emit.ns[len(run.ns) :], emit.mode, emit.payload)
+        # A graph streamed inside a node: its caller gets its chunks as a root's, and
+        # those of its subgraphs only with `subgraphs=True`; every namespace shown is
+        # the whole path from the root graph (as LangGraph's).
+        own = len(emit.ns) == len(run.ns)
     if version == "v2":
-        return _part(emit, single, output_keys, run.graph.typed_output)
-    return _shape(emit, single, subgraphs, output_keys)
+        if emit.mode in _WITH_STATE and type(emit.payload) is dict:
+            emit = _with_typed_state(emit, run.graph)
+        return _part(emit, single, output_keys, run.graph.typed_output, own)
+    return _shape(emit, single, subgraphs, output_keys, own)
+
+
+_WITH_STATE = frozenset(("checkpoints", "debug"))
+
+
+def _with_typed_state(emit: Emit, graph: Any) -> Emit:
+    """A v2 `checkpoints` (or `debug` checkpoint) part's values as the streamed graph's
+    state schema's instance (a dataclass or pydantic model), at every depth, as
+    LangGraph gives them; not the first checkpoint's (before its input is read, when
+    required keys may be unset), nor values that do not make one (LangGraph fails the
+    run there). A copy: the chunk may reach other streams too."""
+    build = input_builder(getattr(getattr(graph, "builder", None), "state_schema", None))
+    if build is None:
+        return emit
+    payload = emit.payload
+    inner = payload.get("payload") if payload.get("type") == "checkpoint" else payload
+    if type(inner) is not dict or START in (inner.get("next") or ()):
+        return emit
+    values = inner.get("values")
+    state = typed(build, values)
+    if state is values:
+        return emit
+    inner = {**inner, "values": state}
+    if payload.get("type") == "checkpoint":
+        return Emit(emit.ns, emit.mode, {**payload, "payload": inner})
+    return Emit(emit.ns, emit.mode, inner)
 
 
 def typed(build: Any, values: Any) -> Any:
@@ -62,19 +96,21 @@ def typed(build: Any, values: Any) -> Any:
         return values
 
 
-def _part(emit: Emit, single: str | None, output_keys: Any, build: Any = None) -> Any:
-    """A `version="v2"` stream part: {"type", "ns", "data"} (+ "interrupts" for values)."""
+def _part(
+    emit: Emit, single: str | None, output_keys: Any, build: Any = None, own: bool = True
+) -> Any:
+    """A `version="v2"` stream part: {"type", "ns", "data"} (+ "interrupts" for values).
+    `own`: the chunk is the streamed graph's own (not one of its subgraphs')."""
     if single is not None and emit.mode != single:
         return SKIP
-    shaped = _shape(emit, emit.mode, False, output_keys) if not emit.ns else None
-    data = emit.payload if emit.ns else shaped
+    data = _shape(emit, emit.mode, True, output_keys, own)[1] if own else emit.payload
     part: dict[str, Any] = {"type": emit.mode, "ns": emit.ns, "data": data}
     if emit.mode == "values":
         interrupts: tuple[Any, ...] = ()
         if isinstance(data, dict) and "__interrupt__" in data:
             interrupts = tuple(data["__interrupt__"])
             part["data"] = {k: v for k, v in data.items() if k != "__interrupt__"}
-        if not emit.ns and output_keys is None:
+        if own and output_keys is None:
             part["data"] = typed(build, part["data"])
         part["interrupts"] = interrupts
     return part
@@ -102,13 +138,15 @@ def trace_output(run: Run, output_keys: Any = None) -> Any:
     return run.graph._output_values(final, output_keys) if run.emitted_values else None
 
 
-def _shape(emit: Emit, single: str | None, subgraphs: bool, output_keys: Any) -> Any:
-    if emit.ns and not subgraphs:
+def _shape(
+    emit: Emit, single: str | None, subgraphs: bool, output_keys: Any, own: bool = True
+) -> Any:
+    if not own and not subgraphs:
         return SKIP
     if single is not None and emit.mode != single:
         return SKIP
     payload = emit.payload
-    if emit.mode == "values" and output_keys is not None and isinstance(payload, dict):
+    if own and emit.mode == "values" and output_keys is not None and isinstance(payload, dict):
         keys = [output_keys] if isinstance(output_keys, str) else list(output_keys)
         if isinstance(output_keys, str) and "__interrupt__" not in payload:
             payload = payload.get(output_keys)

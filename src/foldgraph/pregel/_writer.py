@@ -18,32 +18,70 @@ from typing import Any
 __all__ = ["BackgroundWriter"]
 
 _STOP = object()
+_GROUP_MOST = 64
+"""The most queued calls one group (one transaction) takes."""
+
+Call = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
 class BackgroundWriter:
-    """A FIFO of saver calls executed by one daemon thread."""
+    """A FIFO of saver calls executed by one daemon thread.
 
-    __slots__ = ("_error", "_jobs", "_thread")
+    `group`, when given, makes several queued calls at once (a SQL saver's
+    `_put_group`: one transaction). Calls queue up when the run outpaces the
+    saver; the writer then takes every call waiting (up to `_GROUP_MOST`) as one
+    group. A group is all or nothing: when it fails, its calls are made again one
+    by one, so the calls before the failing one are stored, the failing one's
+    error is kept, and the calls after it are skipped, as without grouping.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("_error", "_group", "_jobs", "_thread")
+
+    def __init__(self, group: Callable[[list[Call]], None] | None = None) -> None:
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._error: BaseException | None = None
+        self._group = group
         self._thread = threading.Thread(target=self._work, name="foldgraph-writer", daemon=True)
         self._thread.start()
 
     def _work(self) -> None:
+        jobs = self._jobs
+        held = None  # a job taken while gathering a group, to run after it
         while True:
-            job = self._jobs.get()
+            job = held if held is not None else jobs.get()
+            held = None
             if job is _STOP:
                 return
             fn, args, done = job
+            calls: list[Call] = [(fn, args)]
+            if self._group is not None and done is None:
+                while len(calls) < _GROUP_MOST:
+                    try:
+                        nxt = jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if nxt is _STOP or nxt[2] is not None:
+                        held = nxt
+                        break
+                    calls.append((nxt[0], nxt[1]))
             if self._error is None:  # after a failure, later writes would build on a gap
-                try:
-                    fn(*args)
-                except BaseException as exc:
-                    self._error = exc
+                self._run(calls)
             if done is not None:
                 done.set()
+
+    def _run(self, calls: list[Call]) -> None:
+        if len(calls) > 1 and self._group is not None:
+            try:
+                self._group(calls)
+                return
+            except BaseException:
+                pass  # nothing of the group was stored: make the calls one by one
+        for fn, args in calls:
+            try:
+                fn(*args)
+            except BaseException as exc:
+                self._error = exc
+                return
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> None:
         """Queue `fn(*args)`; raises the error of an earlier write, if one failed."""

@@ -202,12 +202,14 @@ class Service:
         *,
         thread_metadata: Mapping[str, Any] | None = None,
         protocol: bool = False,
+        thread: Json | None = None,
     ) -> Json:
         """Validate a run request, apply its multitask strategy, and queue it.
 
         `thread_metadata`: the metadata of a thread the run creates (stateless, or
         `if_not_exists="create"`), as the auth handlers stamped it. `protocol`: the run
-        streams to the thread's event log as a v3 run (`server.protocol`).
+        streams to the thread's event log as a v3 run (`server.protocol`). `thread`: the
+        thread as the caller just read it (not read again).
         """
         kwargs, options = parse_run_body(body, stateless=thread_id is None)
         if protocol:
@@ -223,7 +225,8 @@ class Service:
             thread_id = thread["thread_id"]
             kwargs["temporary"] = options["on_completion"] != "keep"
         else:
-            thread = await self.storage.get_thread(thread_id)
+            if thread is None or thread["thread_id"] != thread_id:
+                thread = await self.storage.get_thread(thread_id)
             if thread is None:
                 if options["if_not_exists"] != "create":
                     raise HTTPError(404, f"Thread with ID {thread_id} not found")
@@ -231,7 +234,8 @@ class Service:
                     self.new_thread(thread_id, thread_metadata), if_exists="do_nothing"
                 )
             strategy = options["multitask_strategy"]
-            active = await self.storage.active_runs(thread_id)
+            # `enqueue` (the default) queues behind whatever runs: no need to look.
+            active = [] if strategy == "enqueue" else await self.storage.active_runs(thread_id)
             if active and strategy == "reject":
                 raise HTTPError(
                     409,
@@ -264,10 +268,11 @@ class Service:
             "created_at": stamp,
             "updated_at": stamp,
         }
-        await self.storage.patch_thread(
-            thread_id,
-            {"status": "busy", "metadata": stamps},
-        )
+        known = thread["metadata"] or {}
+        merged = {**known, **stamps}
+        # The metadata is written only when the stamps change it (a thread's first run,
+        # or another graph): the same answer as a patch, in one statement.
+        await self.storage.mark_thread_busy(thread_id, None if merged == known else merged)
         await self.queue.enqueue(run, runnable_at=time.time() + options["after_seconds"])
         return run
 

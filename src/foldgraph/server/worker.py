@@ -62,6 +62,8 @@ class Executor:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._controls: dict[str, RunControl] = {}
         self._abandoned: set[str] = set()
+        #: Runs that ended leaving no other run of their thread waiting (see `_finished`).
+        self._quiet_ends: set[str] = set()
         #: Set when a run found the database or Redis unreachable: claim nothing until
         #: they answer again, or every run claimed meanwhile would fail the same way.
         self._unreachable = asyncio.Event()
@@ -138,13 +140,12 @@ class Executor:
             if self._unreachable.is_set():
                 await self._until_reachable()
             try:
-                run = await self.queue.claim(self.worker_id)
+                run, due = await self.queue.claim_or_due(self.worker_id)
             except Exception:  # a database hiccup must not stop the server
                 logger.exception("claiming a run failed")
                 await asyncio.sleep(0.5)
                 continue
             if run is None:
-                due = await self.storage.next_runnable_at()
                 timeout = None if due is None else max(due - time.time(), 0.0) + 0.001
                 await self.queue.wait(min(timeout, 5.0) if timeout is not None else 5.0)
                 continue
@@ -193,10 +194,27 @@ class Executor:
             return True  # the database is away too: the lease decides
         return owners.get(run["run_id"]) != ("running", self.worker_id)
 
-    async def _release(self, run: Json, *, delay: float = 0.0) -> None:
-        """Give the run back to the queue; if the database is away, its lease runs out."""
+    async def _connection_failure(self, run: Json) -> str:
+        """What to do with a run that failed on a database or Redis connection error.
+
+        A graph whose own code talks to a database or Redis raises the same errors as
+        losing ours, so the worker asks its own database (and Redis) at once. When they
+        do not answer it is an `"outage"`: the run waits for them, and the attempt does
+        not count. When they answer, the failure counts as a lost attempt: `"retry"`,
+        or `"fail"` (the run ends `error` with the graph's exception) on its last one.
+        """
         try:
-            await self.queue.release(run["run_id"], self.worker_id, delay=delay)
+            await asyncio.wait_for(self.queue.probe(), 5.0)
+        except Exception:
+            return "outage"
+        lost = run.get("attempt", 1) - run.get("drains", 0)
+        return "fail" if lost >= self.queue.max_attempts else "retry"
+
+    async def _release(self, run: Json, *, delay: float = 0.0, counted: bool = False) -> None:
+        """Give the run back to the queue (`counted`: as a lost attempt); if the database
+        is away, its lease runs out."""
+        try:
+            await self.queue.release(run["run_id"], self.worker_id, delay=delay, counted=counted)
         except Exception as err:
             logger.warning(
                 "run %s could not be released (%s); its lease will expire", run["run_id"], err
@@ -206,7 +224,13 @@ class Executor:
         self._tasks.pop(run_id, None)
         self._controls.pop(run_id, None)
         self._abandoned.discard(run_id)
-        # A slot is free and the thread may have a queued run: claim again.
+        if run_id in self._quiet_ends and not self._stopping:
+            # A slot is free here, and the run's end made nothing else claimable.
+            self._quiet_ends.discard(run_id)
+            self.queue.wake_local()
+            return
+        self._quiet_ends.discard(run_id)
+        # A slot is free and the thread may have a queued run: claim again (any worker).
         asyncio.get_running_loop().create_task(self.queue.notify())
 
     async def _mark_thread_after_orphan(self, run: Json) -> None:
@@ -303,14 +327,25 @@ class Executor:
                 logger.warning("run %s continues on another worker; dropped here", run_id)
                 await _log_ending(ending)
                 return
-            if self.leased and database_unreachable(err):
-                # Not the graph's fault: the database went away under it. The run goes back
-                # to the queue (or its lease runs out) and resumes from its last checkpoint.
-                # This worker claims nothing more until the database and Redis answer.
-                logger.warning("run %s lost the database (%s); it will be resumed", run_id, err)
-                self._unreachable.set()
+            verdict = (
+                await self._connection_failure(run)
+                if self.leased and database_unreachable(err)
+                else "fail"
+            )
+            if verdict != "fail":
+                # The database or Redis went away under the run, or the graph's own
+                # connection failed (see `_connection_failure`). The run goes back to the
+                # queue (or its lease runs out) and resumes from its last checkpoint.
                 await asyncio.shield(_log_ending(ending))
                 delay = self.queue.retry_delay(run.get("attempt", 1))
+                if verdict == "retry":
+                    logger.warning("run %s failed (%s); it will be tried again", run_id, err)
+                    await asyncio.shield(self._release(run, delay=delay, counted=True))
+                    return
+                # An outage is not the run's: the attempt does not count, and this worker
+                # claims nothing more until the database and Redis answer.
+                logger.warning("run %s lost the database (%s); it will be resumed", run_id, err)
+                self._unreachable.set()
                 await asyncio.shield(self._release(run, delay=delay))
                 return
             logger.info("run %s failed: %s: %s", run_id, type(err).__name__, err)
@@ -378,28 +413,29 @@ class Executor:
         temporary = kwargs.get("temporary")
         if temporary:
             await self._delete_thread(thread_id)
-        else:
-            await self._patch_thread_if_idle(thread_id, thread_changes)
+        elif not await self._patch_thread_if_idle(thread_id, thread_changes):
+            # No other run of the thread waits: this slot's next claim is this worker's
+            # business only, and other workers need no wake-up.
+            self._quiet_ends.add(run_id)
         if ending:
             await _log_ending(ending)
         # The `end` event the SDK documents: it tells a client the run is over, so the SDK
         # does not ask for the run's status before it stops reading.
-        await self.queue.publish(run_id, "end", serde.dumps({"run_id": run_id, "status": status}))
-        await self.queue.close(run_id, RunOutcome(status, answer))
+        end = serde.dumps({"run_id": run_id, "status": status})
+        await self.queue.finish(run_id, end, RunOutcome(status, answer))
         webhook = kwargs.get("webhook")
         if webhook:
             record = {**run, "status": status, "updated_at": now_iso()}
             record.pop("attempt", None)
             asyncio.get_running_loop().create_task(_call_webhook(webhook, record))
 
-    async def _patch_thread_if_idle(self, thread_id: str, changes: dict[str, Any]) -> None:
-        # Another run queued on the thread keeps it busy, and so does one running: once
-        # this run's status is stored, another worker may claim the thread's next run
-        # before this one gets here.
-        if await self.storage.active_runs(thread_id):
-            changes = {**changes, "status": "busy"}
-        with contextlib.suppress(LookupError):
-            await self.storage.patch_thread(thread_id, changes)
+    async def _patch_thread_if_idle(self, thread_id: str, changes: dict[str, Any]) -> bool:
+        """Store the run's end on its thread; True when another run of it waits.
+
+        Another run queued on the thread keeps it busy, and so does one running: once
+        this run's status is stored, another worker may claim the thread's next run
+        before this one gets here."""
+        return await self.storage.settle_thread(thread_id, changes)
 
     async def _cancelled(
         self, run: Json, graph: Any, config: Mapping[str, Any], action: str

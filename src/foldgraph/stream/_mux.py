@@ -211,14 +211,22 @@ class StreamMux:
         return [t for tr in self._transformers for t in tr.__dict__.get("_scheduled", ())]
 
     async def aclose(self) -> None:
-        """Async `close`: scheduled work is awaited first (a failure there fails the run)."""
+        """Async `close`: scheduled work is awaited first; a failure there (a task
+        scheduled with `on_error="raise"`) fails the run and is raised to the caller."""
         pending = self._scheduled()
         if pending:
             outcomes = await asyncio.gather(*pending, return_exceptions=True)
-            failure = next((o for o in outcomes if isinstance(o, BaseException)), None)
+            failure = next(
+                (
+                    o
+                    for o in outcomes
+                    if isinstance(o, BaseException) and not isinstance(o, asyncio.CancelledError)
+                ),
+                None,
+            )
             if failure is not None:
                 await self.afail(failure)
-                return
+                raise failure
         errors: list[BaseException] = []
         for transformer in self._transformers:
             try:

@@ -115,7 +115,14 @@ class GraphRunStream(_RunState):
             return False
         event = convert_to_protocol_event(part)
         self._observe_event(event)
-        self._mux.push(event)
+        try:
+            self._mux.push(event)
+        except Exception as e:
+            # A transformer (of any scope) failing fails the run: every later read
+            # raises the error, as one from the graph would.
+            self._exhausted = True
+            self._mux.fail(e)
+            return False
         return True
 
     def _drain(self) -> None:
@@ -279,7 +286,12 @@ class AsyncGraphRunStream(_RunState):
             return False
         event = convert_to_protocol_event(part)
         self._observe_event(event)
-        await self._mux.apush(event)
+        try:
+            await self._mux.apush(event)
+        except Exception as e:
+            self._exhausted = True  # as in `GraphRunStream._pump_next`
+            await self._mux.afail(e)
+            return False
         return True
 
     async def _adrain(self) -> None:

@@ -15,6 +15,10 @@ Tables (prefixed `fg_`, so a LangGraph database in the same file is left alone):
   `(base, channel)`, with its chain `depth`.
 - `fg_writes`: pending writes, keyed as in LangGraph.
 
+A value (a blob, a write) is the serializer's `(type, bytes)`: `fgpack` (msgpack)
+since 2026-11, `fgjson` (the same tagged tree as JSON) before and for the rare
+value msgpack cannot hold; both are read, so a file keeps every row readable.
+
 So a superstep writes one checkpoint row plus one blob per channel whose
 version changed; unchanged channels are referenced, not copied. A changed
 reducer channel (`Vector`, `MessageLog`) is written as the delta from its

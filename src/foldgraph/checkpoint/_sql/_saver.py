@@ -50,6 +50,8 @@ class SqlSaver(SqlReads, SqlWrites, SqlRetention, BaseCheckpointSaver[int]):
         self._recent: collections.OrderedDict[tuple[str, str], _Recent] = collections.OrderedDict()
         self._tips: dict[tuple[str, str], set[str]] = {}
         self._cache_lock = threading.RLock()
+        self._grouped = threading.local()
+        """`.cur`: the transaction of the `_put_group` this thread is running, if any."""
         self.is_setup = False
 
     # -- dialect hooks ----------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import immutables
@@ -131,7 +132,7 @@ class SqlWrites:
             tips = self._tips.setdefault((thread_id, ns), set())
             continuing = parent_id in tips
         try:
-            with self._tx(write=True) as cur:
+            with self._write_tx() as cur:
                 self._lock_thread(cur, thread_id, ns)
                 for special, regular in rows:
                     self._insert_writes(cur, special, regular)
@@ -143,7 +144,9 @@ class SqlWrites:
         except Exception:
             # Not stored (another run advanced the thread, a value does not serialize):
             # the tasks' writes still are, as two separate calls would have stored them.
-            if rows:
+            # (In a group the whole transaction is undone, and `_put_group`'s caller
+            # makes the calls again one by one.)
+            if rows and self._group_cursor() is None:
                 with self._tx(write=True) as cur:
                     for special, regular in rows:
                         self._insert_writes(cur, special, regular)
@@ -161,6 +164,58 @@ class SqlWrites:
                 tips.clear()
                 tips.add(checkpoint_id)
         return _address(thread_id, ns, checkpoint_id)
+
+    def _group_cursor(self) -> Any:
+        """The cursor of the `_put_group` transaction this thread is in, or None."""
+        grouped = getattr(self, "_grouped", None)  # None: a subclass skipped our __init__
+        return None if grouped is None else getattr(grouped, "cur", None)
+
+    def _write_tx(self) -> contextlib.AbstractContextManager[Any]:
+        """A write transaction: this thread's group's (see `_put_group`), or a new one."""
+        cur = self._group_cursor()
+        if cur is not None:
+            return contextlib.nullcontext(cur)
+        return self._tx(write=True)
+
+    def _put_group(self, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]) -> None:
+        """Several of this saver's writes (`put`, `put_writes`, `_put_step`,
+        `_put_writes_many`, bound to this saver), queued by a run's background writer
+        behind the run, in one transaction: a run whose steps outpace the disk commits
+        once per batch of steps instead of once per step.
+
+        All or nothing: on a failure the transaction is rolled back, what the calls
+        remembered of their threads (the newest checkpoint, the tips) is put back, and
+        the error is raised; the caller then makes the calls one by one, so the steps
+        before the failing one are stored as they would have been without grouping.
+        """
+        self._ensure_setup()
+        keys = {
+            (
+                str(args[0]["configurable"].get("thread_id")),
+                args[0]["configurable"].get("checkpoint_ns", ""),
+            )
+            for fn, args in calls
+            if getattr(fn, "__name__", "") in ("put", "_put_step")
+        }
+        with self._cache_lock:
+            before = {k: (self._recent.get(k), set(self._tips.get(k, ()))) for k in keys}
+        try:
+            with self._tx(write=True) as cur:
+                self._grouped.cur = cur
+                try:
+                    for fn, args in calls:
+                        fn(*args)
+                finally:
+                    self._grouped.cur = None
+        except BaseException:
+            with self._cache_lock:
+                for key, (recent, tips) in before.items():
+                    if recent is None:
+                        self._recent.pop(key, None)
+                    else:
+                        self._recent[key] = recent
+                    self._tips[key] = tips
+            raise
 
     def _insert_put(
         self,
@@ -223,18 +278,18 @@ class SqlWrites:
         except TypeError:  # what orjson refuses (see `_json`), without the JSON made before
             record["vs"] = checkpoint["versions_seen"]
             body = self._json(record).encode()
-        cur.execute(
-            self._q(
-                "SELECT seq FROM fg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
-                "AND checkpoint_id = ?"
-            ),
-            (thread_id, ns, checkpoint_id),
-        )
-        existing = cur.fetchone()
         row = (thread_id, ns, checkpoint_id, parent_id, self._json(meta), body)
-        if existing is not None:
+        inserted = self._insert_new_checkpoint(cur, row)
+        if inserted is None:
             # Put again (a run saving the same checkpoint twice): replace it in place.
-            seq = existing[0]
+            cur.execute(
+                self._q(
+                    "SELECT seq FROM fg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+                    "AND checkpoint_id = ?"
+                ),
+                (thread_id, ns, checkpoint_id),
+            )
+            seq = cur.fetchone()[0]
             cur.execute(
                 self._q(
                     "UPDATE fg_checkpoints SET parent_checkpoint_id = ?, metadata = ?, "
@@ -244,17 +299,35 @@ class SqlWrites:
             )
             cur.execute(self._q("DELETE FROM fg_blobs WHERE seq = ?"), (seq,))
         else:
-            seq = self._insert_checkpoint(cur, row)
+            seq = inserted
         if blobs:
-            cur.executemany(
-                self._q(
-                    "INSERT INTO fg_blobs (seq, channel, thread_id, kind, base, depth, type, "
-                    "data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                ),
-                self._blob_rows(blobs, seq, thread_id, checkpoint_id),
-            )
+            self._insert_blobs(cur, self._blob_rows(blobs, seq, thread_id, checkpoint_id))
         self._after_put(cur, thread_id, ns, seq, checkpoint_id)
         return seq, at, depths, seen
+
+    def _insert_new_checkpoint(self, cur: Any, row: tuple[Any, ...]) -> int | None:
+        """Insert the checkpoint row and return its seq; None (nothing inserted) when the
+        thread already has a checkpoint of that id. A dialect may do it in one statement."""
+        cur.execute(
+            self._q(
+                "SELECT 1 FROM fg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+                "AND checkpoint_id = ?"
+            ),
+            row[:3],
+        )
+        if cur.fetchone() is not None:
+            return None
+        return self._insert_checkpoint(cur, row)
+
+    def _insert_blobs(self, cur: Any, rows: Iterator[tuple[Any, ...]]) -> None:
+        """Insert `fg_blobs` rows (made one at a time as they are consumed)."""
+        cur.executemany(
+            self._q(
+                "INSERT INTO fg_blobs (seq, channel, thread_id, kind, base, depth, type, "
+                "data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            ),
+            rows,
+        )
 
     def _blob_rows(
         self, blobs: list[tuple[str, int, int | None, int, Any]], seq: int, thread_id: str, cid: str
@@ -309,7 +382,7 @@ class SqlWrites:
         """Record a task's writes on `config`'s checkpoint (keyed as in LangGraph)."""
         self._ensure_setup()
         special, regular = self._write_rows(config, writes, task_id, task_path)
-        with self._tx(write=True) as cur:
+        with self._write_tx() as cur:
             self._insert_writes(cur, special, regular)
 
     def _put_writes_many(
@@ -319,7 +392,7 @@ class SqlWrites:
         transaction (the tasks of one step)."""
         self._ensure_setup()
         rows = [self._write_rows(*call) for call in calls]
-        with self._tx(write=True) as cur:
+        with self._write_tx() as cur:
             for special, regular in rows:
                 self._insert_writes(cur, special, regular)
 
@@ -346,8 +419,10 @@ class SqlWrites:
                     + str(exc).replace("value", channel, 1),
                     path=exc.path.replace("value", channel, 1),
                 ) from exc
-            if type(data) is bytes:
-                data = exact(data)  # kept until the step's transaction (see `exact`)
+            if typ == "fgjson" and type(data) is bytes:
+                # Kept until the step's transaction (see `exact`); msgpack's bytes are
+                # already their own size.
+                data = exact(data)
             row = (
                 thread_id,
                 ns,

@@ -90,11 +90,26 @@ class PostgresSaver(BasePostgresSaver):
 
     @contextlib.contextmanager
     def _tx(self, write: bool) -> Iterator[Any]:
+        from psycopg import IsolationLevel
+        from psycopg.pq import TransactionStatus
         from psycopg.rows import tuple_row
 
-        with self._connection() as conn, conn.transaction():
-            with conn.cursor(row_factory=tuple_row) as cur:
-                if not write:
-                    # A read makes several queries; they must see one state of the thread.
-                    cur.execute(PRUNE_SNAPSHOT_SQL)
-                yield cur
+        with self._connection() as conn:
+            # A read makes several queries; they must see one state of the thread. On an
+            # idle autocommit connection the BEGIN itself says so (one statement less).
+            snapshot_begin = (
+                not write
+                and conn.autocommit
+                and conn.info.transaction_status == TransactionStatus.IDLE
+            )
+            if snapshot_begin:
+                before = conn.isolation_level
+                conn.isolation_level = IsolationLevel.REPEATABLE_READ
+            try:
+                with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
+                    if not write and not snapshot_begin:
+                        cur.execute(PRUNE_SNAPSHOT_SQL)
+                    yield cur
+            finally:
+                if snapshot_begin:
+                    conn.isolation_level = before

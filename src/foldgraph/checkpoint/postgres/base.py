@@ -14,7 +14,7 @@ shallow saver drops older checkpoints with `PRUNE_UNKEPT_SQL`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from foldgraph.checkpoint._sql import WRITE_COLUMNS, SqlSaver
@@ -208,6 +208,36 @@ PRUNE_SUBGRAPH_CALLS_SQL = (
 )
 
 
+_INSERT_NEW_CHECKPOINT_SQL = (
+    "INSERT INTO fg_checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
+    "parent_checkpoint_id, metadata, body) VALUES (%s, %s, %s, %s, %s::jsonb, %s) "
+    "ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO NOTHING RETURNING seq"
+)
+_BLOB_COLUMNS = ("seq", "channel", "thread_id", "kind", "base", "depth", "type", "data")
+#: Rows one multi-row INSERT takes at most.
+_ROWS_PER_INSERT = 64
+
+
+def _chunks(rows: Iterator[tuple[Any, ...]]) -> Iterator[list[tuple[Any, ...]]]:
+    chunk: list[tuple[Any, ...]] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == _ROWS_PER_INSERT:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _multi_insert(table: str, columns: Sequence[str], rows: int) -> str:
+    one = "(" + ", ".join("%s" for _ in columns) + ")"
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES " + ", ".join([one] * rows)
+
+
+def _flat(rows: list[tuple[Any, ...]]) -> list[Any]:
+    return [value for row in rows for value in row]
+
+
 def _import_psycopg() -> Any:
     try:
         import psycopg
@@ -265,6 +295,31 @@ class BasePostgresSaver(SqlSaver):
     def _insert_checkpoint(self, cur: Any, params: Sequence[Any]) -> int:
         cur.execute(UPSERT_CHECKPOINTS_SQL, params)
         return int(cur.fetchone()[0])
+
+    def _insert_new_checkpoint(self, cur: Any, row: tuple[Any, ...]) -> int | None:
+        # One statement: the unique (thread, namespace, id) says whether it is new.
+        cur.execute(_INSERT_NEW_CHECKPOINT_SQL, row)
+        got = cur.fetchone()
+        return None if got is None else int(got[0])
+
+    def _insert_blobs(self, cur: Any, rows: Iterator[tuple[Any, ...]]) -> None:
+        # A statement per `_ROWS_PER_INSERT` values, not per value (each costs a round
+        # of the server's executor); serialized a chunk at a time, as they are sent.
+        for chunk in _chunks(rows):
+            cur.execute(_multi_insert("fg_blobs", _BLOB_COLUMNS, len(chunk)), _flat(chunk))
+
+    def _insert_writes(
+        self, cur: Any, special: list[tuple[Any, ...]], regular: list[tuple[Any, ...]]
+    ) -> None:
+        # A task's regular writes in one statement (the first write of a slot stays, as
+        # with one statement per write); the special ones replace, one at a time.
+        for chunk in _chunks(iter(regular)):
+            cur.execute(
+                _multi_insert("fg_writes", WRITE_COLUMNS, len(chunk)) + " ON CONFLICT DO NOTHING",
+                _flat(chunk),
+            )
+        if special:
+            cur.executemany(UPSERT_CHECKPOINT_WRITES_SQL, special)
 
     def _keys(self, keys: Sequence[tuple[int, str]]) -> list[Any]:
         return [[k[0] for k in keys], [k[1] for k in keys]]

@@ -55,6 +55,10 @@ __all__ = ["Codec", "TypeRegistry", "exact", "type_name"]
 TAG = "!"
 NATIVE = "j"
 """The tag of a list or dict holding JSON natives only, kept as JSON (see `_native`)."""
+PACKED = "k"
+PACK_VERSION = 1
+"""The first item of a packed value's frame (see `Codec.pack`)."""
+"""The tag of a list or dict holding JSON natives only, kept as msgpack bytes (see `_packed`)."""
 _NATIVE_OPTIONS = (
     orjson.OPT_PASSTHROUGH_SUBCLASS
     | orjson.OPT_PASSTHROUGH_DATACLASS
@@ -76,6 +80,11 @@ bytes, a look-alike: that value is then walked, which is only slower)."""
 _LONG_DIGITS = re.compile(rb"-[0-9]{19}|[0-9]{20}")
 """A run of digits only an int beyond 64 bits (or a string) has: orjson reads an int below
 -2**63 or above 2**64 - 1 as a float, so the standard decoder reads that payload."""
+_BYTES_LIKE = tuple(bytes([b]) for b in (*range(0xC4, 0xCA), *range(0xD4, 0xD9)))
+"""The bytes that mark a msgpack bin or ext: bytes, a bytearray, a memoryview or an
+`ormsgpack.Ext` (or, inside a string or a number, a look-alike: orjson then decides, which is
+only slower). Each is looked for with one memchr pass; a regex character class scans ten
+times slower."""
 _NATIVE_MIN = 4
 """Shorter containers are walked: a walk of a few items costs less than a check."""
 
@@ -94,6 +103,8 @@ def exact(data: bytes) -> bytes:
 _NATIVE_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("native_off", default=False)
 """Set while a tree is built for the standard encoder (which cannot write orjson's fragments)
 and inside a message's fields."""
+_PACKING: contextvars.ContextVar[bool] = contextvars.ContextVar("packing", default=False)
+"""Set while a tree is built for the packed (msgpack) form (see `Codec.pack`)."""
 
 
 def _native(items: Any) -> Any:
@@ -109,6 +120,8 @@ def _native(items: Any) -> Any:
     """
     if _NATIVE_OFF.get():
         return None
+    if _PACKING.get():
+        return _packed(items)
     try:
         data = orjson.dumps(items, option=_NATIVE_OPTIONS)
         packed = ormsgpack.packb(items, option=_STRICT_OPTIONS)
@@ -117,6 +130,28 @@ def _native(items: Any) -> Any:
     if _TAG_KEY in data or _NON_FINITE.search(packed):
         return None
     return {TAG: NATIVE, "v": orjson.Fragment(exact(data))}
+
+
+def _packed(items: Any) -> Any:
+    """`items` as msgpack bytes when it holds JSON natives only, else None: `_native` for
+    the packed form.
+
+    ormsgpack, with every pass-through on, refuses what `_native` refuses except bytes-like
+    values and `ormsgpack.Ext`, which it packs as bin and ext (and which would read back as
+    bytes, or not at all). Where the packed bytes hold a byte that could mark one, orjson,
+    which refuses them, decides. Non-finite floats and dicts with the tag key need no check:
+    msgpack keeps NaN and infinities, and the bytes are read back without looking for tags.
+    """
+    try:
+        packed = ormsgpack.packb(items, option=_STRICT_OPTIONS)
+    except TypeError:  # ormsgpack.MsgpackEncodeError
+        return None
+    if any(marker in packed for marker in _BYTES_LIKE):
+        try:
+            orjson.dumps(items, option=_NATIVE_OPTIONS)
+        except TypeError:
+            return None
+    return {TAG: PACKED, "v": packed}
 
 
 _MESSAGE_MEMO = 20_000
@@ -539,6 +574,35 @@ class Codec:
         except Exception as exc:
             raise SerializationError(f"Cannot serialize {root}: {exc}", path=root) from exc
 
+    def pack(self, value: Any, root: str = "value") -> bytes | None:
+        """`value` in the packed form: `[PACK_VERSION, tree]` as msgpack, the tree of
+        `encode` with its plain parts packed by ormsgpack in one call each (no JSON text,
+        no checks on it); about a quarter smaller than the JSON form and three times
+        faster to make. None when msgpack cannot hold the tree (an int beyond 64 bits):
+        `dumps` writes that value."""
+        token = _PACKING.set(True)
+        try:
+            tree = self.encode(value, root)
+        finally:
+            _PACKING.reset(token)
+        try:
+            return ormsgpack.packb([PACK_VERSION, tree])
+        except TypeError:
+            return None
+
+    def unpack(self, data: bytes) -> Any:
+        """The value `pack` wrote. msgpack reads a prefix and ignores what follows it, so
+        the frame (a pair: the version, the tree) is checked: bytes that are not one are
+        refused instead of read as whatever their first byte encodes."""
+        framed = ormsgpack.unpackb(data)
+        if type(framed) is not list or len(framed) != 2 or framed[0] != PACK_VERSION:
+            raise SerializationError(
+                f"Not a packed value (a msgpack pair [{PACK_VERSION}, tree]): "
+                f"starts {bytes(data[:16])!r}",
+                path="",
+            )
+        return self.decode_tree(framed[1])
+
     def dumps(self, value: Any, root: str = "value") -> bytes:
         tree = self.encode(value, root)
         try:
@@ -607,9 +671,12 @@ class Codec:
             return messages_from_dict([{"type": t["t"], "data": data}])[0]
 
         def send(t: dict[str, Any]) -> Any:
-            from foldgraph.types import Send
+            from foldgraph.types import Send, TimeoutPolicy
 
-            return Send(t["n"], dec(t["a"]), timeout=t.get("to"))
+            timeout = t.get("to")
+            if isinstance(timeout, dict):  # the policy's fields, as stored
+                timeout = TimeoutPolicy(**timeout)
+            return Send(t["n"], dec(t["a"]), timeout=timeout)
 
         def exc(t: dict[str, Any]) -> Any:
             try:
@@ -624,12 +691,15 @@ class Codec:
             return message_log_from_slots([dec(x) for x in t["v"]], t["n"])
 
         def elems(v: Any) -> Any:
-            if type(v) is dict:  # {"!": "j", "v": [...]}: plain items, nothing to decode
-                return v["v"]
+            if type(v) is dict:  # {"!": "j" or "k", "v": ...}: plain items
+                return dec(v)
             return [dec(x) for x in v]
+
+        unpackb = ormsgpack.unpackb
 
         return {
             NATIVE: lambda t: t["v"],
+            PACKED: lambda t: unpackb(t["v"]),
             "t": lambda t: tuple(elems(t["v"])),
             "s": lambda t: {_hashable(dec(x)) for x in t["v"]},
             "fs": lambda t: frozenset(_hashable(dec(x)) for x in t["v"]),

@@ -1,10 +1,12 @@
 """`JsonPlusSerializer`: LangGraph's serializer name and contract over foldgraph's codec.
 
 `dumps_typed(obj) -> (type, bytes)` and `loads_typed((type, bytes))` as in
-LangGraph. The type is `"null"`, `"bytes"`, `"bytearray"` or `"fgjson"`
-(tagged JSON, see `_codec`); `"pickle"` only when `pickle_fallback=True` was
-asked for explicitly; LangGraph's older `"json"` rows are read (`_legacy_json`).
-Decoding builds only allowlisted classes:
+LangGraph. The type is `"null"`, `"bytes"`, `"bytearray"`, `"fgpack"` (the
+tagged tree of `_codec` as msgpack, what is written) or `"fgjson"` (the same
+tree as JSON: what earlier releases wrote, still read, and what a value msgpack
+cannot hold, an int beyond 64 bits, is written as); `"pickle"` only when
+`pickle_fallback=True` was asked for explicitly; LangGraph's older `"json"` rows
+are read (`_legacy_json`). Decoding builds only allowlisted classes:
 
 >>> from dataclasses import dataclass
 >>> @dataclass
@@ -46,6 +48,7 @@ __all__ = [
 ]
 
 FORMAT = "fgjson"
+PACKED_FORMAT = "fgpack"
 EMPTY_BYTES = b""
 
 # LangGraph's msgpack extension type codes, with its values. foldgraph stores tagged
@@ -147,6 +150,9 @@ class JsonPlusSerializer(SerializerProtocol):
         if type(obj) is bytearray:
             return "bytearray", bytes(obj)
         try:
+            packed = self.codec.pack(obj)
+            if packed is not None:
+                return PACKED_FORMAT, packed
             return FORMAT, self.codec.dumps(obj)
         except SerializationError:
             if self.pickle_fallback:
@@ -161,8 +167,10 @@ class JsonPlusSerializer(SerializerProtocol):
             return bytes(payload)
         if type_ == "bytearray":
             return bytearray(payload)
-        if type_ == FORMAT:
+        if type_ == PACKED_FORMAT or type_ == FORMAT:
             try:
+                if type_ == PACKED_FORMAT:
+                    return self.codec.unpack(payload)
                 return self.codec.loads(payload)
             except UnregisteredTypeError as exc:
                 emit_serde_event({"kind": "refused", "module": "", "name": str(exc)})

@@ -20,6 +20,7 @@ the workers and handlers do not change.
 from __future__ import annotations
 
 import abc
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -61,9 +62,22 @@ class RunQueue(abc.ABC):
         """The next runnable run, now `running` and owned by `worker_id`."""
         return await self.storage.claim_run(worker_id)
 
+    async def claim_or_due(self, worker_id: str) -> tuple[Json | None, float | None]:
+        """`claim`; when nothing was claimable, also when the first run not yet due will be
+        (None: no run waits for its time), so the dispatcher knows how long to sleep."""
+        run = await self.claim(worker_id)
+        if run is not None:
+            return run, None
+        return None, await self.storage.next_runnable_at()
+
     @abc.abstractmethod
     async def notify(self) -> None:
         """Something may be claimable now (a run queued, a thread freed)."""
+
+    def wake_local(self) -> None:
+        """Wake this process's dispatcher (a slot of its own came free); queues that can
+        leave the other processes asleep override this."""
+        asyncio.get_running_loop().create_task(self.notify())
 
     @abc.abstractmethod
     async def wait(self, timeout: float | None) -> None:
@@ -95,6 +109,12 @@ class RunQueue(abc.ABC):
     @abc.abstractmethod
     async def close(self, run_id: str, outcome: RunOutcome) -> None:
         """The run ended: subscribers' streams end, `outcome` answers `wait`/`join`."""
+
+    async def finish(self, run_id: str, end: bytes, outcome: RunOutcome) -> None:
+        """Publish the run's `end` event (data `end`), then `close` the stream with
+        `outcome`; queues that can do both at once override this."""
+        await self.publish(run_id, "end", end)
+        await self.close(run_id, outcome)
 
     @abc.abstractmethod
     def subscribe(

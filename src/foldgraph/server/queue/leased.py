@@ -78,18 +78,25 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 
+#: The claim, and (only when nothing was claimed) when the first run not yet due will
+#: be: one statement, so an idle dispatcher's look at the queue is one round trip.
 _CLAIM = f"""
-UPDATE srv_runs SET status = 'running', worker_id = %s, attempt = attempt + 1,
-    updated_at = %s, lease_until = {_NOW} + %s
-WHERE status = 'pending' AND run_id = (
-    SELECT r.run_id FROM srv_runs r
-    WHERE r.status = 'pending' AND r.runnable_at <= %s
-      AND NOT EXISTS (SELECT 1 FROM srv_runs x
-                      WHERE x.thread_id = r.thread_id AND x.status = 'running')
-      AND NOT EXISTS (SELECT 1 FROM srv_runs y
-                      WHERE y.thread_id = r.thread_id AND y.status = 'pending' AND y.seq < r.seq)
-    ORDER BY r.seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-RETURNING {", ".join(_RUN_COLS)}, attempt, cancel_action, drains"""
+WITH claimed AS (
+    UPDATE srv_runs SET status = 'running', worker_id = %s, attempt = attempt + 1,
+        updated_at = %s, lease_until = {_NOW} + %s
+    WHERE status = 'pending' AND run_id = (
+        SELECT r.run_id FROM srv_runs r
+        WHERE r.status = 'pending' AND r.runnable_at <= %s
+          AND NOT EXISTS (SELECT 1 FROM srv_runs x
+                          WHERE x.thread_id = r.thread_id AND x.status = 'running')
+          AND NOT EXISTS (SELECT 1 FROM srv_runs y
+                          WHERE y.thread_id = r.thread_id AND y.status = 'pending'
+                            AND y.seq < r.seq)
+        ORDER BY r.seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+    RETURNING {", ".join(_RUN_COLS)}, attempt, cancel_action, drains)
+SELECT claimed.*, CASE WHEN claimed.run_id IS NULL THEN
+    (SELECT MIN(runnable_at) FROM srv_runs WHERE status = 'pending' AND runnable_at > %s) END
+FROM (SELECT 1) AS one LEFT JOIN claimed ON TRUE"""
 
 _SWEEP = f"""
 WITH expired AS (
@@ -137,6 +144,9 @@ class LeasedQueue(RunQueue, abc.ABC):
         self._thread_inboxes: dict[str, set[asyncio.Queue[str]]] = {}
         self._wake = asyncio.Event()  # set by a wake-up signal: claim again
         self._waiters: dict[str, set[asyncio.Event]] = {}  # run -> its stream readers
+        #: run -> those waiting for its outcome (`wait`, `join`): woken by its close only,
+        #: not by each event, so a waiting request looks at the database once, not per event.
+        self._outcome_waiters: dict[str, set[asyncio.Event]] = {}
 
     # -- life ----------------------------------------------------------------------------
 
@@ -151,30 +161,37 @@ class LeasedQueue(RunQueue, abc.ABC):
     async def start_signals(self) -> None:
         """Start listening for wake-ups, cancels and stream events."""
 
+    def wake_local(self) -> None:
+        self._wake.set()
+
     # -- claims and leases -----------------------------------------------------------------
 
     async def claim(self, worker_id: str) -> Json | None:
+        return (await self.claim_or_due(worker_id))[0]
+
+    async def claim_or_due(self, worker_id: str) -> tuple[Json | None, float | None]:
         import time
 
         from psycopg import errors
 
+        now = time.time()
         try:
             rows = await self.storage._fetch(
-                _CLAIM, [worker_id, now_iso(), self.lease_seconds, time.time()]
+                _CLAIM, [worker_id, now_iso(), self.lease_seconds, now, now]
             )
         except errors.UniqueViolation:
             # Another worker started a run of the same thread in the same instant: the
             # partial unique index refused the second; the next claim looks again.
-            return None
-        if not rows:
-            return None
+            return None, None
         row = rows[0]
         n = len(_RUN_COLS)
+        if row[0] is None:
+            return None, None if row[n + 3] is None else float(row[n + 3])
         run = self.storage._row(_RUN_COLS, row[:n])
         run.update(attempt=row[n], cancel_action=row[n + 1], drains=row[n + 2])
         run["status"] = "running"
         self._remember_thread(run["run_id"], run["thread_id"])
-        return run
+        return run, None
 
     async def renew(self, worker_id: str, run_ids: Sequence[str]) -> Renewal:
         """Extend the leases of the runs `worker_id` executes; which it still holds, and
@@ -200,17 +217,20 @@ class LeasedQueue(RunQueue, abc.ABC):
         )
         return {r[0]: (r[1], r[2]) for r in rows}
 
-    async def release(self, run_id: str, worker_id: str, *, delay: float = 0.0) -> bool:
+    async def release(
+        self, run_id: str, worker_id: str, *, delay: float = 0.0, counted: bool = False
+    ) -> bool:
         """Give a run back to the queue, claimable again in `delay` seconds: a drain, or a
         run whose worker could not reach the database or Redis. Neither is a lost worker,
-        so neither counts against `max_attempts`."""
+        so neither counts against `max_attempts`, unless `counted` (a connection error
+        that may be the graph's own: see `Executor._connection_failure`)."""
         import time
 
         changed = await self.storage._execute(
             "UPDATE srv_runs SET status = 'pending', worker_id = NULL, lease_until = NULL,"
-            " drains = drains + 1, updated_at = %s, runnable_at = GREATEST(runnable_at, %s)"
+            " drains = drains + %s, updated_at = %s, runnable_at = GREATEST(runnable_at, %s)"
             " WHERE run_id = %s AND worker_id = %s AND status = 'running'",
-            [now_iso(), time.time() + delay, run_id, worker_id],
+            [0 if counted else 1, now_iso(), time.time() + delay, run_id, worker_id],
         )
         if changed:
             await self.notify()
@@ -325,6 +345,17 @@ class LeasedQueue(RunQueue, abc.ABC):
             inbox.put_nowait(run_id)
         return run_id
 
+    def _stream_noted(self, payload: str) -> None:
+        """Wake the readers of a stream signal: `"<run_id> <thread_id>"` for an event
+        (the run's and its thread's stream readers), `"<run_id>"` for a close (its
+        readers and those waiting for its outcome)."""
+        run_id = self._event_noted(payload)
+        for waiter in self._waiters.get(run_id, ()):
+            waiter.set()
+        if " " not in payload:
+            for waiter in self._outcome_waiters.get(run_id, ()):
+                waiter.set()
+
     def _wake_thread_streams(self) -> None:
         for inboxes in self._thread_inboxes.values():
             for inbox in inboxes:
@@ -334,16 +365,20 @@ class LeasedQueue(RunQueue, abc.ABC):
         """Wake every claimer and reader: signals may have been lost (a reconnect)."""
         self._wake.set()
         self._wake_thread_streams()
-        for waiters in self._waiters.values():
-            for waiter in waiters:
-                waiter.set()
+        for table in (self._waiters, self._outcome_waiters):
+            for waiters in table.values():
+                for waiter in waiters:
+                    waiter.set()
 
-    def _forget_waiter(self, run_id: str, waiter: asyncio.Event) -> None:
-        waiters = self._waiters.get(run_id)
+    def _forget_waiter(
+        self, run_id: str, waiter: asyncio.Event, table: dict[str, set[asyncio.Event]] | None = None
+    ) -> None:
+        table = self._waiters if table is None else table
+        waiters = table.get(run_id)
         if waiters is not None:
             waiters.discard(waiter)
             if not waiters:
-                del self._waiters[run_id]
+                del table[run_id]
 
     @abc.abstractmethod
     async def _events_after(self, run_id: str, position: int) -> list[tuple[int, str, bytes]]:

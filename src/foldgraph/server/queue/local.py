@@ -81,6 +81,9 @@ class LocalQueue(RunQueue):
         await self.notify()
         return run
 
+    def wake_local(self) -> None:
+        self._wake.set()
+
     async def notify(self) -> None:
         self._wake.set()
 

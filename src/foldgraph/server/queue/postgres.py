@@ -31,6 +31,7 @@ from typing import Any
 
 from foldgraph.server.queue.base import RunOutcome, StreamEvent
 from foldgraph.server.queue.leased import LeasedQueue
+from foldgraph.server.storage._sql import _RUN_COLS
 from foldgraph.server.storage.base import Json
 
 logger = logging.getLogger("foldgraph.server")
@@ -69,6 +70,30 @@ WITH s AS (
     WHERE srv_run_streams.ended_at IS NULL
     RETURNING run_id)
 SELECT pg_notify('{EVENTS}', run_id) FROM s"""
+
+#: `_PUBLISH` of the `end` event and `_CLOSE` in one statement (one row lock, one trip):
+#: the event is always added; the outcome only if the stream has none yet.
+_FINISH = f"""
+WITH s AS (
+    INSERT INTO srv_run_streams (run_id, last_seq, created_at, touched_at, status, output,
+                                 ended_at, expires_at)
+    VALUES (%s, 1, {_NOW}, {_NOW}, %s, %s, {_NOW}, {_NOW} + %s)
+    ON CONFLICT (run_id) DO UPDATE SET last_seq = srv_run_streams.last_seq + 1,
+        touched_at = EXCLUDED.touched_at,
+        status = CASE WHEN srv_run_streams.ended_at IS NULL THEN EXCLUDED.status
+                      ELSE srv_run_streams.status END,
+        output = CASE WHEN srv_run_streams.ended_at IS NULL THEN EXCLUDED.output
+                      ELSE srv_run_streams.output END,
+        ended_at = COALESCE(srv_run_streams.ended_at, EXCLUDED.ended_at),
+        expires_at = CASE WHEN srv_run_streams.ended_at IS NULL THEN EXCLUDED.ended_at
+            + CASE WHEN srv_run_streams.resumable THEN %s ELSE %s END
+            ELSE srv_run_streams.expires_at END
+    RETURNING last_seq),
+e AS (
+    INSERT INTO srv_run_events (run_id, seq, event, data, created_at)
+    SELECT %s, last_seq, 'end', %s, {_NOW} FROM s
+    RETURNING seq)
+SELECT seq, pg_notify('{EVENTS}', %s || ' ' || %s), pg_notify('{EVENTS}', %s) FROM e"""
 
 _READ = """
 SELECT s.ended_at IS NOT NULL, s.last_seq, e.seq, e.event, e.data
@@ -178,8 +203,7 @@ class PostgresQueue(LeasedQueue):
 
     def _on_notify(self, channel: str, payload: str) -> None:
         if channel == EVENTS:
-            for waiter in self._waiters.get(self._event_noted(payload), ()):
-                waiter.set()
+            self._stream_noted(payload)
         elif channel == WAKE:
             self._wake.set()
         elif channel == CANCEL:
@@ -191,14 +215,15 @@ class PostgresQueue(LeasedQueue):
     async def enqueue(self, run: Json, *, runnable_at: float) -> Json:
         resumable = bool(run["kwargs"].get("resumable"))
         self._remember_thread(run["run_id"], run["thread_id"])
-        async with self.storage._tx():
-            await self.storage.put_run(run, runnable_at=runnable_at)
-            await self.storage._execute(
-                "INSERT INTO srv_run_streams (run_id, resumable, created_at)"
-                f" VALUES (%s, %s, {_NOW}) ON CONFLICT (run_id) DO NOTHING",
-                [run["run_id"], resumable],
-            )
-            await self.storage._execute(f"SELECT pg_notify('{WAKE}', '')")
+        # The run, its stream and the wake-up in one statement (one transaction, one trip).
+        cols = (*_RUN_COLS, "runnable_at")
+        await self.storage._fetch(
+            f"WITH r AS ({self.storage._insert('srv_runs', cols)} RETURNING run_id),"
+            " s AS (INSERT INTO srv_run_streams (run_id, resumable, created_at)"
+            f" SELECT run_id, %s, {_NOW} FROM r ON CONFLICT (run_id) DO NOTHING)"
+            f" SELECT pg_notify('{WAKE}', '') FROM r",
+            [*self.storage._params(_RUN_COLS, run), runnable_at, resumable],
+        )
         return run
 
     async def notify(self) -> None:
@@ -228,6 +253,25 @@ class PostgresQueue(LeasedQueue):
         await self.storage._fetch(
             _CLOSE,
             [run_id, outcome.status, outcome.output, SHORT_KEEP, self.keep_seconds, SHORT_KEEP],
+        )
+
+    async def finish(self, run_id: str, end: bytes, outcome: RunOutcome) -> None:
+        thread_id = await self._thread_of(run_id)
+        await self.storage._fetch(
+            _FINISH,
+            [
+                run_id,
+                outcome.status,
+                outcome.output,
+                SHORT_KEEP,
+                self.keep_seconds,
+                SHORT_KEEP,
+                run_id,
+                end,
+                run_id,
+                thread_id,
+                run_id,
+            ],
         )
 
     async def subscribe(
@@ -279,7 +323,7 @@ class PostgresQueue(LeasedQueue):
 
     async def outcome(self, run_id: str, timeout: float | None = None) -> RunOutcome | None:
         waiter = asyncio.Event()
-        self._waiters.setdefault(run_id, set()).add(waiter)
+        self._outcome_waiters.setdefault(run_id, set()).add(waiter)
         deadline = None if timeout is None else time.monotonic() + timeout
         noticed: dict[str, float] = {}
         try:
@@ -305,7 +349,7 @@ class PostgresQueue(LeasedQueue):
                     if await self.settled_unclosed(run_id, noticed):
                         return None  # the caller reads the run and its thread instead
         finally:
-            self._forget_waiter(run_id, waiter)
+            self._forget_waiter(run_id, waiter, self._outcome_waiters)
 
     async def _events_after(self, run_id: str, position: int) -> list[tuple[int, str, bytes]]:
         rows = await self.storage._fetch(

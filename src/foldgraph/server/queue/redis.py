@@ -158,8 +158,7 @@ class RedisQueue(LeasedQueue):
                     channel = message["channel"].decode()
                     payload = message["data"].decode()
                     if channel == events:
-                        for waiter in self._waiters.get(self._event_noted(payload), ()):
-                            waiter.set()
+                        self._stream_noted(payload)
                     elif channel == wake:
                         self._wake.set()
                     elif channel == cancel:
@@ -299,7 +298,7 @@ class RedisQueue(LeasedQueue):
 
     async def outcome(self, run_id: str, timeout: float | None = None) -> RunOutcome | None:
         waiter = asyncio.Event()
-        self._waiters.setdefault(run_id, set()).add(waiter)
+        self._outcome_waiters.setdefault(run_id, set()).add(waiter)
         deadline = None if timeout is None else time.monotonic() + timeout
         noticed: dict[str, float] = {}
         try:
@@ -322,7 +321,7 @@ class RedisQueue(LeasedQueue):
                     if await self.settled_unclosed(run_id, noticed):
                         return None  # the caller reads the run and its thread instead
         finally:
-            self._forget_waiter(run_id, waiter)
+            self._forget_waiter(run_id, waiter, self._outcome_waiters)
 
     async def _events_after(self, run_id: str, position: int) -> list[tuple[int, str, bytes]]:
         _known, _end, _total, items = await self._look(run_id, position, count=100_000)

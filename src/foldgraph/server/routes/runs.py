@@ -82,7 +82,7 @@ async def create_run_for(
         await authorize(request, "threads", "create", made)
         thread_metadata = made["metadata"]
     return await service.create_run(
-        thread_id, body, thread_metadata=thread_metadata, protocol=protocol
+        thread_id, body, thread_metadata=thread_metadata, protocol=protocol, thread=thread
     )
 
 

@@ -431,6 +431,38 @@ class SqlStorage(Storage, abc.ABC):
             )
         return updated
 
+    async def mark_thread_busy(self, thread_id: str, metadata: Json | None) -> None:
+        changes: dict[str, Any] = {"status": "busy", "updated_at": now_iso()}
+        if metadata is not None:
+            changes["metadata"] = metadata
+        cols = list(changes)
+        n = await self._execute(
+            self._q(
+                f"UPDATE srv_threads SET {', '.join(f'{c} = ?' for c in cols)} WHERE thread_id = ?"
+            ),
+            [*self._params(cols, changes), thread_id],
+        )
+        if not n:
+            raise NotFound(f"Thread with ID {thread_id} not found")
+
+    async def settle_thread(self, thread_id: str, changes: Mapping[str, Any]) -> bool:
+        # One statement: whether another run of the thread waits is read where the row is
+        # written (a read, then a write, would be three round trips and a wider race).
+        changes = {"updated_at": now_iso(), **changes}
+        status = changes.pop("status", "idle")
+        changes.pop("metadata", None)
+        cols = [c for c in _THREAD_COLS if c in changes and c != "thread_id"]
+        sets = "".join(f"{c} = ?, " for c in cols)
+        rows = await self._fetch(
+            self._q(
+                f"UPDATE srv_threads SET {sets}status = CASE WHEN EXISTS (SELECT 1 FROM srv_runs"
+                " WHERE srv_runs.thread_id = ? AND srv_runs.status IN ('pending', 'running'))"
+                " THEN 'busy' ELSE ? END WHERE thread_id = ? RETURNING status"
+            ),
+            [*self._params(cols, changes), thread_id, status, thread_id],
+        )
+        return bool(rows) and rows[0][0] == "busy"
+
     async def delete_thread(self, thread_id: str) -> bool:
         async with self._tx():
             n = await self._execute(

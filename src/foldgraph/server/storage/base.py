@@ -13,6 +13,7 @@ handler returns what storage gives it without a translation layer.
 from __future__ import annotations
 
 import abc
+import contextlib
 import datetime
 import os
 import time
@@ -129,6 +130,26 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def patch_thread(self, thread_id: str, changes: Mapping[str, Any]) -> Json:
         """Set the given columns (`metadata` is merged into the stored metadata)."""
+
+    async def mark_thread_busy(self, thread_id: str, metadata: Json | None) -> None:
+        """A run was queued on the thread: status `busy`, and `metadata` (when not None)
+        the thread's whole metadata now. Only those columns are written, so a run of the
+        thread settling meanwhile keeps its values. `NotFound` if there is no thread."""
+        changes: dict[str, Any] = {"status": "busy"}
+        if metadata is not None:
+            changes["metadata"] = metadata
+        await self.patch_thread(thread_id, changes)
+
+    async def settle_thread(self, thread_id: str, changes: Mapping[str, Any]) -> bool:
+        """A run of the thread ended: set `changes` (`metadata` excepted), except that the
+        thread stays `busy` while another of its runs is pending or running. True when
+        it stays busy (another run waits for it); a missing thread is left alone."""
+        busy = bool(await self.active_runs(thread_id))
+        if busy:
+            changes = {**changes, "status": "busy"}
+        with contextlib.suppress(LookupError):
+            await self.patch_thread(thread_id, changes)
+        return busy
 
     @abc.abstractmethod
     async def delete_thread(self, thread_id: str) -> bool:
