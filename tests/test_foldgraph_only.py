@@ -25,7 +25,7 @@ API = json.loads((TESTS / "compat" / "data" / "langgraph_public_api.json").read_
 MODULES: dict[str, Any] = API["modules"]
 
 # Names LangGraph 1.2.22 has that its recorded public API leaves out (type aliases and
-# one private module), each checked in LangGraph's source.
+# private modules), each checked in LangGraph's source.
 ALSO_IN_LANGGRAPH = frozenset(
     {
         "langgraph.cache.base.FullKey",
@@ -33,6 +33,7 @@ ALSO_IN_LANGGRAPH = frozenset(
         "langgraph.pregel._checkpoint.copy_checkpoint",
         "langgraph.pregel._write.ChannelWriteEntry",
         "langgraph.store.base.Result",
+        "langgraph.stream._mux.StreamMux",
     }
 )
 
