@@ -397,6 +397,7 @@ def test_updates_stream_as_each_task_finishes() -> None:
     ]
 
 
+@pytest.mark.foldgraph_only("LangGraph streams a step's updates as its tasks finish")
 def test_a_finished_tasks_update_waits_for_the_tasks_before_it() -> None:
     # foldgraph keeps the updates of a step in task order (nodes by name here), each
     # streamed once it and every task before it finished (LangGraph streams "b" first).
