@@ -77,6 +77,17 @@ def test_lists_of_numbers_and_short_strings_are_packed_as_they_were() -> None:
         assert serde.loads_typed(serde.dumps_typed(value)) == value
 
 
+def test_a_list_of_distinct_dicts_is_packed_in_one_piece() -> None:
+    serde = JsonPlusSerializer()
+    for value in (
+        [{"id": i, "body": "y" * 400} for i in range(100)],  # looked at: nothing repeats
+        [{"id": i} for i in range(100)],  # small items: not looked at
+    ):
+        tree = _tree(serde.dumps_typed(value)[1])
+        assert tree["!"] == "k"
+        assert serde.loads_typed(serde.dumps_typed(value)) == value
+
+
 def test_a_long_string_repeated_is_stored_once() -> None:
     serde = JsonPlusSerializer()
     text = "lorem ipsum " * 500

@@ -96,6 +96,17 @@ all and per item: then one pass over its items' identities costs little beside t
 saved, and a list of small values (numbers, short strings) is never looked at."""
 
 
+def _big_container(item: Any) -> bool:
+    """A dict or list of plain values that packs to `_SHARE_MIN_ITEM_BYTES` or more."""
+    t = type(item)
+    if t is not dict and t is not list:
+        return False
+    try:
+        return len(ormsgpack.packb(item, option=_STRICT_OPTIONS)) >= _SHARE_MIN_ITEM_BYTES
+    except TypeError:  # not plain: such a list is looked at once `_native` refuses it
+        return False
+
+
 def _heavy(item: Any) -> bool:
     """Worth storing once: anything but a number, a bool, None or a short string."""
     t = type(item)
@@ -323,22 +334,23 @@ class Codec:
 
         def plain_or_shared(items: list[Any]) -> Any:
             """`_native(items)`, or, in the packed form, `shared(items)` where that is
-            smaller; None when the items must be walked one by one. A list of dicts or
-            lists is looked at before it is packed (packing its repeats costs more than
-            one pass over their identities); any other list only when it packs large."""
+            smaller; None when the items must be walked one by one. A list whose first
+            item is a dict or list packing to `_SHARE_MIN_ITEM_BYTES` or more is looked
+            at before it is packed (packing its repeats would cost more than one pass
+            over their identities); any other list only when it packs large, so a list
+            of small items never pays for the look."""
             packing = _PACKING.get()
-            if packing:
-                first = type(items[0])
-                if (first is dict or first is list) and len(set(map(id, items))) < len(items):
-                    found = shared(items)
-                    if found is not None:
-                        return found
+            looked = packing and _big_container(items[0])
+            if looked and len(set(map(id, items))) < len(items):
+                found = shared(items)
+                if found is not None:
+                    return found
             fast = _native(items)
             if fast is None:
                 if packing and len(set(map(id, items))) < len(items):
                     return shared(items)
                 return None
-            if fast[TAG] == PACKED:
+            if fast[TAG] == PACKED and not looked:
                 size = len(fast["v"])
                 if (
                     size >= _SHARE_MIN_BYTES
