@@ -129,3 +129,70 @@ def test_sync_runs_call_the_sync_methods_and_async_runs_the_async_ones() -> None
     assert calls == []
     assert graph.get_state(config).values == "xapyap"
     assert asyncio.run(graph.aget_state(config)).values == "xapyap"
+
+
+class SlowPut(InMemorySaver):
+    """An `aput` that takes a while, and says when it started and ended."""
+
+    def __init__(self, log: list[str]) -> None:
+        super().__init__()
+        self.log = log
+
+    async def aput(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+        self.log.append("aput started")
+        try:
+            await asyncio.sleep(0.3)
+            return await super().aput(config, checkpoint, metadata, new_versions)
+        finally:
+            self.log.append("aput ended")
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("how", ["ainvoke", "astream", "astream_events"])
+def test_a_cancelled_exit_run_lets_the_savers_own_aput_finish(how: str) -> None:
+    # Cancelled mid-step under "exit": the step's node is cancelled, the checkpoint the
+    # step started from goes to the saver's own `aput`, and that write is awaited to its
+    # end before the cancellation reaches the caller (LangGraph 1.2.22 behaves so).
+    log: list[str] = []
+
+    async def slow(state: str) -> str:
+        log.append("node started")
+        try:
+            await asyncio.sleep(5)
+        finally:
+            log.append("node ended")
+        return "never"
+
+    builder = StateGraph(Annotated[str, operator.add])
+    builder.add_node("slow", slow)
+    builder.add_edge(START, "slow")
+    saver = SlowPut(log)
+    graph = builder.compile(checkpointer=saver)
+    config = {"configurable": {"thread_id": how}}
+
+    async def consume() -> None:
+        if how == "ainvoke":
+            await graph.ainvoke("x", config, durability="exit")
+        elif how == "astream":
+            async for _ in graph.astream("x", config, durability="exit"):
+                pass
+        else:
+            async for _ in graph.astream_events("x", config, durability="exit", version="v2"):
+                pass
+
+    async def main() -> list[str]:
+        task = asyncio.create_task(consume())
+        await asyncio.sleep(0.1)
+        assert log == ["node started"]
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return list(log)
+
+    assert asyncio.run(main()) == ["node started", "node ended", "aput started", "aput ended"]
+    saved = saver.get_tuple(config)
+    assert saved is not None
+    assert saved.checkpoint["channel_values"] == {"__root__": "x", "branch:to:slow": None}
+    assert (saved.metadata["source"], saved.metadata["step"]) == ("loop", 0)
+    # The cancelled node is to run again on resume: its writes were not kept.
+    assert graph.get_state(config).next == ("slow",)

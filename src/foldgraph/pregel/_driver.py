@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import contextlib
 import contextvars
 import os
 import queue
@@ -166,6 +167,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                 except asyncio.CancelledError:
                     stopped = True
                     _stop_step(run, item.tasks, {})
+                    await _await_saves(run)
                     raise
                 send = {result.task.path: result}
                 while run.child_sink:
@@ -187,6 +189,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                             stopped = True
                             await _cancel_step(gathered, futures)
                             _stop_step(run, item.tasks, ended.results)
+                            await _await_saves(run)
                             raise TimeoutError  # bare, as asyncio (and LangGraph) raise it
                         wait = remaining if wait is None else min(wait, remaining)
                     await asyncio.wait(
@@ -208,6 +211,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                 stopped = True
                 await _cancel_step(gathered, futures)
                 _stop_step(run, item.tasks, ended.results)
+                await _await_saves(run)
                 raise
             for task, outcome in zip(item.tasks, gathered.result(), strict=True):
                 if isinstance(outcome, asyncio.CancelledError) and ended.failed:
@@ -226,6 +230,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
     except (asyncio.CancelledError, GeneratorExit):
         if not stopped:  # stopped between steps: with durability "exit", save where it is
             run._flush_exit(())
+            await _await_saves(run)
         raise
     finally:
         if waker is not None:
@@ -241,6 +246,16 @@ async def _cancel_step(
     gathered.add_done_callback(_retrieve)
     if any(not f.done() for f in futures):
         await asyncio.wait(futures)
+
+
+async def _await_saves(run: Run) -> None:
+    """Await what a stopped run queued for a saver's own async methods (`_stop_step`
+    saved the step there): as in LangGraph, that write finishes before the
+    cancellation goes on. A failing call does not replace the run's own error."""
+    while run._async_jobs:
+        fn, args = run._async_jobs.pop(0)
+        with contextlib.suppress(Exception):
+            await fn(*args)
 
 
 def _stop_step(run: Run, tasks: Sequence[Task], results: Results) -> None:
