@@ -369,8 +369,8 @@ class Codec:
             one object many times. Written item by item, that value grows with its length
             times the size of the items (LangGraph's `wide_state` benchmark writes 11 MB
             for 44 distinct objects); stored once each, with where each goes, it grows
-            with what is new. Read back, the positions hold the same object again, as
-            they did when it was written."""
+            with what is new. Read back, each position gets its own copy, as from a
+            saver that wrote every item."""
             index: dict[int, int] = {}
             distinct: list[Any] = []
             positions: list[int] = []
@@ -782,8 +782,10 @@ class Codec:
             return [dec(x) for x in v]
 
         def repeats(t: dict[str, Any]) -> list[Any]:
-            distinct = [dec(x) for x in t["u"]]
-            return [distinct[at] for at in t["i"]]
+            # Each position decodes its own copy, as a saver that wrote every item reads
+            # back (LangGraph's do): code changing one item in place changes only it.
+            trees = t["u"]
+            return [dec(trees[at]) for at in t["i"]]
 
         unpackb = ormsgpack.unpackb
 
