@@ -114,3 +114,17 @@ def test_a_run_fingerprint_equals_a_fresh_one() -> None:
     assert run_fp(send) == fingerprint(send) != 0
     messages[0].content = "changed"
     assert fingerprint(send) != run_fp(send)  # the run remembers what it sealed
+
+
+def test_a_value_the_run_sealed_is_pickled_inline_where_it_is_nested() -> None:
+    # The run remembers the fingerprint of each value it sealed, lists and dicts too; a
+    # container nested in a later value is still pickled inline (only objects are
+    # replaced by their fingerprint), so the fingerprint is the fresh one.
+    rows = [{"k": i, "m": HumanMessage(str(i), id=str(i))} for i in range(20)]
+    run_fp = run_fingerprint()
+    run_fp(rows)
+    run_fp(rows[0])
+    holder = {"rows": rows, "first": rows[0]}
+    assert run_fp(holder) == fingerprint(holder) != 0
+    send = Send("tools", {"state": {"messages": [r["m"] for r in rows]}})
+    assert run_fp(send) == fingerprint(send)

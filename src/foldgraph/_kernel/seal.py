@@ -130,20 +130,37 @@ class _Canonical(pickle.Pickler):
     the same fingerprint as the one written. Built-in types never reach this hook.
     """
 
-    def __init__(self, file: Any, top: Any, fp: Fingerprint, active: set[int]) -> None:
+    def __init__(
+        self,
+        file: Any,
+        top: Any,
+        fp: Fingerprint,
+        active: set[int],
+        memo: dict[int, tuple[Any, int, Any]] | None = None,
+    ) -> None:
         super().__init__(file, 5)
         self._top = top
         self._fp = fp
         self._active = active
+        self._memo = memo if memo is not None else {}
 
     def reducer_override(self, obj: Any) -> Any:
+        # Called once per object below the top (every message of a history a `Send`
+        # carries): an object the run already sealed is answered from the run's memo,
+        # which keeps the reduction itself, with no call.
         t = type(obj)
         if obj is self._top:
             if _is_model(t):
                 return (_rebuild, (t,), obj.__dict__)
             return NotImplemented
-        if _inline(t):
+        inline = _INLINE.get(t)
+        if inline is None:
+            inline = _inline(t)
+        if inline:
             return NotImplemented
+        hit = self._memo.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[2]
         if id(obj) in self._active:
             raise _Cycle
         return (_sealed, (self._fp(obj),))
@@ -187,7 +204,12 @@ def _flat(value: Any) -> bool:
     return False
 
 
-def _take(value: Any, fp: Fingerprint, active: set[int]) -> int:
+def _take(
+    value: Any,
+    fp: Fingerprint,
+    active: set[int],
+    memo: dict[int, tuple[Any, int, Any]] | None = None,
+) -> int:
     if type(value) in _FLATTENABLE and _flat(value):
         data = pickle.dumps(value, 5)
         return ((zlib.crc32(data) << 32) | (len(data) & 0xFFFFFFFF)) or 1
@@ -195,7 +217,7 @@ def _take(value: Any, fp: Fingerprint, active: set[int]) -> int:
     key = id(value)
     active.add(key)
     try:
-        _Canonical(buffer, value, fp, active).dump(value)
+        _Canonical(buffer, value, fp, active, memo).dump(value)
     except _Cycle:
         raise
     except Exception:
@@ -216,9 +238,10 @@ def _plain(value: Any) -> int:
     return ((zlib.crc32(data) << 32) | (len(data) & 0xFFFFFFFF)) or 1
 
 
-def _fingerprinter(memo: dict[int, tuple[Any, int]] | None) -> Fingerprint:
+def _fingerprinter(memo: dict[int, tuple[Any, int, Any]] | None) -> Fingerprint:
     """`fingerprint`, remembering (when `memo` is given) the fingerprint of every object
-    that is not a container or an atom, so that a later value holding it reuses it."""
+    that is not a container or an atom, so that a later value holding it reuses it. An
+    entry is `(object, fingerprint, the reduction a value holding it pickles)`."""
     active: set[int] = set()
 
     def nested(obj: Any) -> int:
@@ -226,9 +249,9 @@ def _fingerprinter(memo: dict[int, tuple[Any, int]] | None) -> Fingerprint:
             hit = memo.get(id(obj))
             if hit is not None and hit[0] is obj:
                 return hit[1]
-        got = _take(obj, nested, active)
+        got = _take(obj, nested, active, memo)
         if memo is not None:
-            memo[id(obj)] = (obj, got)
+            memo[id(obj)] = (obj, got, (_sealed, (got,)))
         return got
 
     def fp(value: Any) -> int:
@@ -240,12 +263,12 @@ def _fingerprinter(memo: dict[int, tuple[Any, int]] | None) -> Fingerprint:
             if hit is not None and hit[0] is value:
                 return hit[1]
         try:
-            got = _take(value, nested, active)
+            got = _take(value, nested, active, memo)
         except _Cycle:
             active.clear()
             return _plain(value)  # not remembered: reached again, it takes the same path
         if memo is not None and t not in _STORED_FORMS:
-            memo[id(value)] = (value, got)
+            memo[id(value)] = (value, got, (_sealed, (got,)))
         return got
 
     return fp
