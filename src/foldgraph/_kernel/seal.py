@@ -119,6 +119,10 @@ class _Cycle(Exception):
     """An object reached again while its own fingerprint is being taken."""
 
 
+_NO_MEMO: dict[int, tuple[Any, int, Any]] = {}
+"""The memo of a fingerprint taken fresh: only read (`_Canonical` never writes one)."""
+
+
 class _Canonical(pickle.Pickler):
     """Pickles the top value; every object nested in it (a message in a list, a model in
     a dict) is written as that object's own fingerprint, which `fp` may remember.
@@ -142,7 +146,7 @@ class _Canonical(pickle.Pickler):
         self._top = top
         self._fp = fp
         self._active = active
-        self._memo = memo if memo is not None else {}
+        self._memo = memo if memo is not None else _NO_MEMO
 
     def reducer_override(self, obj: Any) -> Any:
         # Called once per object below the top (every message of a history a `Send`

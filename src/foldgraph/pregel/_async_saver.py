@@ -12,6 +12,7 @@ awaited in order before the next step's tasks run and before the run ends.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import Callable, Generator
 from typing import Any
@@ -24,6 +25,7 @@ __all__ = [
     "async_overrides",
     "awaiting_saves",
     "defines_own",
+    "settle",
     "takes_task_path",
 ]
 
@@ -110,3 +112,13 @@ def _flush(run: Any) -> Generator[Await, Any, None]:
     while run._async_jobs:
         fn, args = run._async_jobs.pop(0)
         yield Await(fn, args)
+
+
+async def settle(run: Any) -> None:
+    """Await the saver calls a stopped run queued (the async driver saves a step cut
+    short outside the run's generator): as in LangGraph, that write finishes before the
+    cancellation goes on. A failing call does not replace the run's own error."""
+    while run._async_jobs:
+        fn, args = run._async_jobs.pop(0)
+        with contextlib.suppress(Exception):
+            await fn(*args)

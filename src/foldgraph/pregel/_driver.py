@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
-import contextlib
 import contextvars
 import os
 import queue
@@ -29,7 +28,7 @@ from foldgraph._kernel.names import ERROR
 from foldgraph._kernel.snapshot import Task
 from foldgraph.constants import START
 from foldgraph.errors import is_invalid_resume
-from foldgraph.pregel._async_saver import Await, async_overrides
+from foldgraph.pregel._async_saver import Await, async_overrides, settle
 from foldgraph.pregel._pending import error_repr
 from foldgraph.pregel._prepare import LiveQueue
 from foldgraph.pregel._protocol import Emit, Execute, Results, TaskResult
@@ -166,8 +165,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                     result = await arun_task(run, item.tasks[0], item.step)
                 except asyncio.CancelledError:
                     stopped = True
-                    _stop_step(run, item.tasks, {})
-                    await _await_saves(run)
+                    await _stop_step(run, item.tasks, {})
                     raise
                 send = {result.task.path: result}
                 while run.child_sink:
@@ -188,8 +186,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                         if remaining <= 0:
                             stopped = True
                             await _cancel_step(gathered, futures)
-                            _stop_step(run, item.tasks, ended.results)
-                            await _await_saves(run)
+                            await _stop_step(run, item.tasks, ended.results)
                             raise TimeoutError  # bare, as asyncio (and LangGraph) raise it
                         wait = remaining if wait is None else min(wait, remaining)
                     await asyncio.wait(
@@ -210,8 +207,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
                 # does not run them again.
                 stopped = True
                 await _cancel_step(gathered, futures)
-                _stop_step(run, item.tasks, ended.results)
-                await _await_saves(run)
+                await _stop_step(run, item.tasks, ended.results)
                 raise
             for task, outcome in zip(item.tasks, gathered.result(), strict=True):
                 if isinstance(outcome, asyncio.CancelledError) and ended.failed:
@@ -230,7 +226,7 @@ async def adrive(run: Run, live: queue.SimpleQueue[Any] | None) -> AsyncIterator
     except (asyncio.CancelledError, GeneratorExit):
         if not stopped:  # stopped between steps: with durability "exit", save where it is
             run._flush_exit(())
-            await _await_saves(run)
+            await settle(run)
         raise
     finally:
         if waker is not None:
@@ -248,21 +244,12 @@ async def _cancel_step(
         await asyncio.wait(futures)
 
 
-async def _await_saves(run: Run) -> None:
-    """Await what a stopped run queued for a saver's own async methods (`_stop_step`
-    saved the step there): as in LangGraph, that write finishes before the
-    cancellation goes on. A failing call does not replace the run's own error."""
-    while run._async_jobs:
-        fn, args = run._async_jobs.pop(0)
-        with contextlib.suppress(Exception):
-            await fn(*args)
-
-
-def _stop_step(run: Run, tasks: Sequence[Task], results: Results) -> None:
+async def _stop_step(run: Run, tasks: Sequence[Task], results: Results) -> None:
     """Save a step that cannot end (cancelled, its stream closed, timed out) as it stands,
     as LangGraph does: the writes of the tasks that finished, the error of each task cut
     short (`CancelledError()`, so a resume runs it again) or failed, and, with durability
-    "exit", the checkpoint the step started from."""
+    "exit", the checkpoint the step started from; a saver's own async methods are
+    awaited before the run's stop goes on (see `_async_saver.settle`)."""
     run.keep_finished([r for r in results.values() if r.error is None])
     for task in tasks:
         result = results.get(task.path)
@@ -274,6 +261,7 @@ def _stop_step(run: Run, tasks: Sequence[Task], results: Results) -> None:
             run._pending[task.id] = [*run._pending.get(task.id, []), *writes]
         run.save_writes(task, writes)
     run._flush_exit(tasks)
+    await settle(run)
 
 
 class _StepResults(dict):  # type: ignore[type-arg]

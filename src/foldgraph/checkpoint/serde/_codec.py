@@ -107,6 +107,11 @@ def _big_container(item: Any) -> bool:
         return False
 
 
+def _repeats(items: list[Any]) -> bool:
+    """Whether some object stands at two positions (one C-level pass over identities)."""
+    return len(set(map(id, items))) < len(items)
+
+
 def _heavy(item: Any) -> bool:
     """Worth storing once: anything but a number, a bool, None or a short string."""
     t = type(item)
@@ -341,21 +346,19 @@ class Codec:
             of small items never pays for the look."""
             packing = _PACKING.get()
             looked = packing and _big_container(items[0])
-            if looked and len(set(map(id, items))) < len(items):
+            if looked and _repeats(items):
                 found = shared(items)
                 if found is not None:
                     return found
             fast = _native(items)
             if fast is None:
-                if packing and len(set(map(id, items))) < len(items):
-                    return shared(items)
-                return None
+                return shared(items) if packing and _repeats(items) else None
             if fast[TAG] == PACKED and not looked:
                 size = len(fast["v"])
                 if (
                     size >= _SHARE_MIN_BYTES
                     and size >= _SHARE_MIN_ITEM_BYTES * len(items)
-                    and len(set(map(id, items))) < len(items)
+                    and _repeats(items)
                 ):
                     return shared(items) or fast
             return fast
@@ -373,34 +376,31 @@ class Codec:
             saver that wrote every item."""
             index: dict[int, int] = {}
             distinct: list[Any] = []
+            first: list[int] = []  # where each distinct item first stands: its error path
             positions: list[int] = []
             repeated_heavy = False
-            for item in items:
+            for i, item in enumerate(items):
                 key = id(item)
                 at = index.get(key)
                 if at is None:
                     at = index[key] = len(distinct)
                     distinct.append(item)
+                    first.append(i)
                 elif not repeated_heavy and _heavy(item):
                     repeated_heavy = True
                 positions.append(at)
             if not repeated_heavy:
                 return None
-            out = []
-            for at, item in enumerate(distinct):
-                try:
-                    out.append(enc(item))
-                except Exception as exc:
-                    raise _fail(f"[{positions.index(at)}]", exc) from None
-            return {TAG: REPEATS, "u": out, "i": positions}
+            return {TAG: REPEATS, "u": seq_items(distinct, first), "i": positions}
 
-        def seq_items(o: Any) -> list[Any]:
+        def seq_items(o: Any, where: list[int] | None = None) -> list[Any]:
+            """Each item encoded; a failure names its index (or `where` it stands)."""
             out = []
             for i, item in enumerate(o):
                 try:
                     out.append(enc(item))
                 except Exception as exc:
-                    raise _fail(f"[{i}]", exc) from None
+                    raise _fail(f"[{i if where is None else where[i]}]", exc) from None
             return out
 
         def mapping_items(o: Any) -> list[list[Any]]:
