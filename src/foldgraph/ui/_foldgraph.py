@@ -72,7 +72,8 @@ class FoldgraphTables(TableSource):
         return dict(found.checkpoint["channel_values"])
 
     def _decode(self, typ: str | None, data: Any) -> Any:
-        return self.saver.serde.loads_typed((typ, bytes(data) if data is not None else b""))
+        # A pending `Send` may point into the checkpoint's stored history: the saver reads it.
+        return self.saver._load_pointing(typ, data)
 
 
 class FoldgraphSqlite(FoldgraphTables):

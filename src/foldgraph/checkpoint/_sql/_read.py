@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -16,6 +16,7 @@ from foldgraph.checkpoint._sql._rows import (
     _Recent,
     _write_key,
     pending_writes_sql,
+    refs_of,
     search_conditions,
 )
 from foldgraph.checkpoint.base import (
@@ -25,6 +26,7 @@ from foldgraph.checkpoint.base import (
     get_checkpoint_id,
 )
 from foldgraph.checkpoint.base._plain import plain_tuple
+from foldgraph.checkpoint.serde._refs import reading_with, sequence_items
 from foldgraph.errors import CorruptCheckpointError
 
 if TYPE_CHECKING:
@@ -73,11 +75,14 @@ class SqlReads:
                 cur.execute(sql, params)
                 for seq, ch, typ, blob in cur.fetchall():
                     data[(seq, ch)] = (typ, blob)
-            # Decode bottom-up (needed lists each chain top-down).
+            # Decode bottom-up (needed lists each chain top-down). A value pointing into
+            # another blob's sequence (`serde._refs`) has that blob read on demand.
+            pointed = self._pointer(cur, thread_id, checkpoint_id, memo)
             for key in reversed(needed):
                 kind, base = chain[key]
                 try:
-                    decoded = self._load(*data[key])
+                    with reading_with(pointed):
+                        decoded = self._load(*data[key])
                     if kind == DELTA:
                         base_value, base_depth = memo[(base, key[1])]  # type: ignore[index]
                         memo[key] = (apply_delta(base_value, decoded), base_depth + 1)
@@ -96,12 +101,53 @@ class SqlReads:
             values[ch], depths[ch] = memo[(seq, ch)]
         return values, depths
 
-    def _pending(self, cur: Any, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
+    def _pointer(
+        self,
+        cur: Any,
+        thread_id: str,
+        checkpoint_id: str,
+        memo: dict[tuple[int, str], tuple[Any, int]],
+    ) -> Callable[[Any], Sequence[Any]]:
+        """What `serde._refs.reading_with` needs: the items of the blob `[seq, channel]` a
+        stored value points into, read (with its delta chain) through `memo`."""
+
+        def pointed(name: Any) -> Sequence[Any]:
+            seq, ch = name
+            found = self._fetch_values(cur, thread_id, checkpoint_id, {ch: seq}, memo)
+            items = sequence_items(found[0][ch])
+            if items is None:
+                raise CorruptCheckpointError(
+                    f"Checkpoint {checkpoint_id} of thread {thread_id!r}: a value points "
+                    f"into the stored value of channel {ch!r} (blob {seq}), which is not "
+                    "a sequence.",
+                    thread_id=thread_id,
+                    checkpoint_id=checkpoint_id,
+                )
+            return items
+
+        return pointed
+
+    def _load_pointing(self, typ: str, data: Any) -> Any:
+        """`_load` of a value read on its own (a pending write) that may point into stored
+        values: what it points into is read in a transaction of its own."""
+        with self._tx(write=False) as cur, reading_with(self._pointer(cur, "", "", {})):
+            return self._load(typ, data)
+
+    def _pending(
+        self,
+        cur: Any,
+        thread_id: str,
+        ns: str,
+        checkpoint_id: str,
+        memo: dict[tuple[int, str], tuple[Any, int]],
+    ) -> list[PendingWrite]:
         cur.execute(self._q(pending_writes_sql(True)), (thread_id, ns, checkpoint_id))
         out: list[PendingWrite] = []
+        pointed = self._pointer(cur, thread_id, checkpoint_id, memo)
         for task_id, channel, typ, data, _path, _idx in sorted(cur.fetchall(), key=_write_key):
             try:
-                out.append((task_id, channel, self._load(typ, data)))
+                with reading_with(pointed):
+                    out.append((task_id, channel, self._load(typ, data)))
             except Exception as exc:
                 raise CorruptCheckpointError(
                     f"Cannot read checkpoint {checkpoint_id} of thread {thread_id!r}: the pending "
@@ -147,13 +193,16 @@ class SqlReads:
         if "cs" in decoded:
             checkpoint["channel_seals"] = decoded["cs"]  # type: ignore[typeddict-unknown-key]
         if remember:
-            self._remember(thread_id, ns, _Recent(checkpoint_id, seq, at, versions, values, depths))
+            recent = _Recent(
+                checkpoint_id, seq, at, versions, values, depths, refs=refs_of(decoded, seq)
+            )
+            self._remember(thread_id, ns, recent)
         return CheckpointTuple(
             config=_address(thread_id, ns, checkpoint_id),
             checkpoint=checkpoint,
             metadata=meta,
             parent_config=_address(thread_id, ns, parent_id) if parent_id else None,
-            pending_writes=self._pending(cur, thread_id, ns, checkpoint_id),
+            pending_writes=self._pending(cur, thread_id, ns, checkpoint_id, memo),
         )
 
     def _remember(self, thread_id: str, ns: str, recent: _Recent) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from foldgraph.checkpoint._sql._rows import DELTA, FULL
+from foldgraph.checkpoint._sql._rows import DELTA, FULL, refs_of
 
 
 class SqlRetention:
@@ -103,7 +103,8 @@ class SqlRetention:
     def _referenced_blobs(
         self, cur: Any, thread_id: str, rows: Sequence[Any]
     ) -> set[tuple[int, str]]:
-        """Every blob the given checkpoints read, delta bases included."""
+        """Every blob the given checkpoints read, delta bases included, and the blobs
+        their values point into (`refs_of`) with theirs."""
         cur.execute(
             self._q("SELECT seq, channel, kind, base FROM fg_blobs WHERE thread_id = ?"),
             (thread_id,),
@@ -113,12 +114,15 @@ class SqlRetention:
         for row in rows:
             seq, body = row[0], row[-1]
             decoded = orjson.loads(body)
-            for ch, s in decoded["at"].items():
-                key: tuple[int, str] | None = (s or seq, ch)
+            read = [(s or seq, ch) for ch, s in decoded["at"].items()]
+            for deps in refs_of(decoded, seq).values():
+                read.extend(deps)
+            for first in read:
+                key: tuple[int, str] | None = first
                 while key is not None and key not in referenced:
                     referenced.add(key)
                     base = bases.get(key)
-                    key = (base, ch) if base is not None else None
+                    key = (base, key[1]) if base is not None else None
         return referenced
 
     def _delete_unreferenced(

@@ -33,7 +33,7 @@ WRITE_COLUMNS = (
 class _Recent:
     """What a saver keeps of the last checkpoint it wrote or loaded in a namespace."""
 
-    __slots__ = ("at", "checkpoint_id", "depths", "objects", "seen", "seq", "versions")
+    __slots__ = ("at", "checkpoint_id", "depths", "objects", "refs", "seen", "seq", "versions")
 
     def __init__(
         self,
@@ -44,6 +44,7 @@ class _Recent:
         objects: dict[str, Any],
         depths: dict[str, int],
         seen: dict[str, tuple[Any, Any]] | None = None,
+        refs: Mapping[str, frozenset[tuple[int, str]]] | None = None,
     ) -> None:
         self.checkpoint_id = checkpoint_id
         self.seq = seq
@@ -54,6 +55,19 @@ class _Recent:
         self.seen = seen
         """Per node, its `versions_seen` map as written and that map's JSON (see
         `SqlWrites._seen_json`)."""
+        self.refs = refs or {}
+        """Per channel, the values its stored value points into (see `refs_of`)."""
+
+
+def refs_of(record: Mapping[str, Any], seq: int) -> dict[str, frozenset[tuple[int, str]]]:
+    """A checkpoint record's `rf`: per channel whose stored value (its blob, or a delta
+    in its chain) holds `PREFIX` references (`serde._refs`), every blob `(seq, channel)`
+    those point into, directly or through another such value. Retention keeps them with
+    the checkpoint; a reader needs nothing from it (a reference names its blob)."""
+    found = record.get("rf")
+    if not found:
+        return {}
+    return {ch: frozenset((s or seq, c) for s, c in deps) for ch, deps in found.items()}
 
 
 def _address(thread_id: str, ns: str, checkpoint_id: str | None) -> RunnableConfig:

@@ -18,6 +18,7 @@ from foldgraph.checkpoint._sql._rows import (
     _as_dict,
     _configurable,
     _Recent,
+    refs_of,
 )
 from foldgraph.checkpoint.base import (
     WRITES_IDX_MAP,
@@ -27,6 +28,8 @@ from foldgraph.checkpoint.base import (
     get_checkpoint_metadata,
 )
 from foldgraph.checkpoint.serde._codec import exact
+from foldgraph.checkpoint.serde._refs import REF_MIN, sequence_items, writing_with
+from foldgraph.checkpoint.serde.types import TASKS
 from foldgraph.errors import CheckpointConflictError, SerializationError
 
 _Map = immutables.Map
@@ -63,7 +66,7 @@ class SqlWrites:
         except Exception:
             return None  # an unreadable parent: write every value in full
         at = {ch: (s or seq) for ch, s in decoded["at"].items()}
-        return _Recent(parent_id, seq, at, decoded["cv"], {}, {})
+        return _Recent(parent_id, seq, at, decoded["cv"], {}, {}, refs=refs_of(decoded, seq))
 
     def _check_head(self, cur: Any, thread_id: str, ns: str, parent_id: str) -> None:
         cur.execute(
@@ -138,7 +141,7 @@ class SqlWrites:
                     self._insert_writes(cur, special, regular)
                 if continuing:
                     self._check_head(cur, thread_id, ns, parent_id)
-                seq, at, depths, seen = self._insert_put(
+                seq, at, depths, seen, refs = self._insert_put(
                     cur, thread_id, ns, checkpoint_id, parent_id, meta, checkpoint, versions, values
                 )
         except Exception:
@@ -155,7 +158,7 @@ class SqlWrites:
         self._remember(
             thread_id,
             ns,
-            _Recent(checkpoint_id, seq, absolute, versions, dict(values), depths, seen),
+            _Recent(checkpoint_id, seq, absolute, versions, dict(values), depths, seen, refs),
         )
         with self._cache_lock:
             tips.discard(parent_id)
@@ -228,11 +231,20 @@ class SqlWrites:
         checkpoint: Checkpoint,
         versions: dict[str, Any],
         values: Mapping[str, Any],
-    ) -> tuple[int, dict[str, int], dict[str, int], dict[str, tuple[Any, Any]]]:
+    ) -> tuple[
+        int,
+        dict[str, int],
+        dict[str, int],
+        dict[str, tuple[Any, Any]],
+        dict[str, frozenset[tuple[int, str]]],
+    ]:
         """`put`'s rows, in `cur`'s transaction: (the checkpoint's seq, where each channel's
         value is stored (0: in this checkpoint), each value's delta depth, the JSON of
-        `versions_seen` per node)."""
+        `versions_seen` per node, the blobs each channel's value points into)."""
         parent = self._parent_state(cur, thread_id, ns, parent_id)
+        parent_refs = parent.refs if parent is not None else {}
+        # Per channel, what its kept or extended chain already points into (see `refs_of`).
+        refs: dict[str, frozenset[tuple[int, str]]] = {}
         at: dict[str, int] = {}
         depths: dict[str, int] = {}
         # (channel, kind, base, depth, what to serialize): serialized one at a time as
@@ -246,6 +258,8 @@ class SqlWrites:
             ):
                 at[ch] = parent.at[ch]
                 depths[ch] = parent.depths.get(ch, self.full_every)
+                if ch in parent_refs:
+                    refs[ch] = parent_refs[ch]
                 continue
             delta = None
             base_depth = parent.depths.get(ch) if parent is not None else None
@@ -255,6 +269,8 @@ class SqlWrites:
             if delta is not None:
                 blobs.append((ch, DELTA, parent.at[ch], base_depth + 1, delta))  # type: ignore[union-attr,operator]
                 depths[ch] = base_depth + 1  # type: ignore[operator]
+                if ch in parent_refs:
+                    refs[ch] = parent_refs[ch]
             else:
                 blobs.append((ch, FULL, None, 0, value))
                 depths[ch] = 0
@@ -273,11 +289,9 @@ class SqlWrites:
             "cs": dict(checkpoint.get("channel_seals") or {}),
             "at": at,
         }
-        try:
-            body = exact(orjson.dumps(record, default=_as_dict))
-        except TypeError:  # what orjson refuses (see `_json`), without the JSON made before
-            record["vs"] = checkpoint["versions_seen"]
-            body = self._json(record).encode()
+        if refs:
+            record["rf"] = _refs_json(refs)
+        body = self._record_body(record, checkpoint)
         row = (thread_id, ns, checkpoint_id, parent_id, self._json(meta), body)
         inserted = self._insert_new_checkpoint(cur, row)
         if inserted is None:
@@ -301,9 +315,31 @@ class SqlWrites:
         else:
             seq = inserted
         if blobs:
-            self._insert_blobs(cur, self._blob_rows(blobs, seq, thread_id, checkpoint_id))
+            pointed: dict[str, set[tuple[int, str]]] = {}
+            offered = {
+                (at[ch] or seq, ch): items
+                for ch, value in values.items()
+                if (items := sequence_items(value)) is not None and len(items) >= REF_MIN
+            }
+            self._insert_blobs(
+                cur, self._blob_rows(blobs, seq, thread_id, checkpoint_id, offered, pointed)
+            )
+            if pointed:
+                refs = _with_pointed(refs, pointed, at, seq)
+                record["rf"] = _refs_json(refs)
+                body = self._record_body(record, checkpoint)
+                cur.execute(
+                    self._q("UPDATE fg_checkpoints SET body = ? WHERE seq = ?"), (body, seq)
+                )
         self._after_put(cur, thread_id, ns, seq, checkpoint_id)
-        return seq, at, depths, seen
+        return seq, at, depths, seen, refs
+
+    def _record_body(self, record: dict[str, Any], checkpoint: Checkpoint) -> bytes:
+        try:
+            return exact(orjson.dumps(record, default=_as_dict))
+        except TypeError:  # what orjson refuses (see `_json`), without the JSON made before
+            record["vs"] = checkpoint["versions_seen"]
+            return self._json(record).encode()
 
     def _insert_new_checkpoint(self, cur: Any, row: tuple[Any, ...]) -> int | None:
         """Insert the checkpoint row and return its seq; None (nothing inserted) when the
@@ -330,13 +366,32 @@ class SqlWrites:
         )
 
     def _blob_rows(
-        self, blobs: list[tuple[str, int, int | None, int, Any]], seq: int, thread_id: str, cid: str
+        self,
+        blobs: list[tuple[str, int, int | None, int, Any]],
+        seq: int,
+        thread_id: str,
+        cid: str,
+        offered: dict[tuple[int, str], tuple[Any, ...]],
+        pointed: dict[str, set[tuple[int, str]]],
     ) -> Iterator[tuple[Any, ...]]:
         """The `fg_blobs` rows of `blobs`, each serialized when the database asks for it;
-        a value that does not serialize names its channel and path."""
+        a value that does not serialize names its channel and path.
+
+        A value may point into the sequences `offered` (the checkpoint's histories and
+        vectors, by blob) instead of repeating their items (a `Send` carrying the state);
+        which it did goes into `pointed`. A value written here that points elsewhere is
+        offered to no later one, so no two of them point into each other."""
         for ch, kind, base, depth, value in blobs:
             try:
-                typ, data = self._dump(value)
+                if offered:
+                    targets = {k: v for k, v in offered.items() if k[1] != ch}
+                    with writing_with(targets) as used:
+                        typ, data = self._dump(value)
+                    if used.used:
+                        pointed[ch] = used.used
+                        offered = {k: v for k, v in offered.items() if k != (seq, ch)}
+                else:
+                    typ, data = self._dump(value)
             except SerializationError as exc:
                 path = exc.path.replace("value", ch, 1) if exc.path else ch
                 raise SerializationError(
@@ -409,9 +464,18 @@ class SqlWrites:
         checkpoint_id = _configurable(config, "checkpoint_id", name, "put_writes")
         ns = config["configurable"].get("checkpoint_ns", "")
         special, regular = [], []
+        offered: dict[tuple[int, str], tuple[Any, ...]] | None = None
         for idx, (channel, value) in enumerate(writes):
             try:
-                typ, data = self._dump(value)
+                if channel == TASKS:
+                    # A `Send` carrying the state: it may point into the checkpoint's own
+                    # sequences, as that checkpoint's values do (see `_blob_rows`).
+                    if offered is None:
+                        offered = self._offered(thread_id, ns, checkpoint_id)
+                    with writing_with(offered):
+                        typ, data = self._dump(value)
+                else:
+                    typ, data = self._dump(value)
             except SerializationError as exc:
                 raise SerializationError(
                     f"Cannot save a write of task {task_id} on checkpoint {checkpoint_id} of "
@@ -437,6 +501,22 @@ class SqlWrites:
             (special if channel in WRITES_IDX_MAP else regular).append(row)
         return special, regular
 
+    def _offered(self, thread_id: str, ns: str, checkpoint_id: str) -> dict[tuple[int, str], Any]:
+        """The sequences of `checkpoint_id`'s values, by blob, when this saver wrote or read
+        that checkpoint last in its namespace (a run's writes land on the checkpoint it
+        just wrote); else none. Its values' blobs live as long as it, and its writes."""
+        with self._cache_lock:
+            recent = self._recent.get((thread_id, ns))
+        if recent is None or recent.checkpoint_id != checkpoint_id:
+            return {}
+        return {
+            (recent.at[ch], ch): items
+            for ch, value in recent.objects.items()
+            if ch in recent.at
+            and (items := sequence_items(value)) is not None
+            and len(items) >= REF_MIN
+        }
+
     def _insert_writes(
         self, cur: Any, special: list[tuple[Any, ...]], regular: list[tuple[Any, ...]]
     ) -> None:
@@ -458,3 +538,33 @@ class SqlWrites:
                 del self._recent[key]
             for key in [k for k in self._tips if k[0] == thread_id]:
                 del self._tips[key]
+
+
+def _refs_json(refs: Mapping[str, frozenset[tuple[int, str]]]) -> dict[str, list[list[Any]]]:
+    return {ch: sorted([s, c] for s, c in deps) for ch, deps in refs.items()}
+
+
+def _with_pointed(
+    refs: dict[str, frozenset[tuple[int, str]]],
+    pointed: Mapping[str, set[tuple[int, str]]],
+    at: Mapping[str, int],
+    seq: int,
+) -> dict[str, frozenset[tuple[int, str]]]:
+    """`refs` with the blobs written at `seq` that point into others (`pointed`): each
+    depends on what it points into and on everything those depend on in turn (their
+    own chains' `refs`). `_blob_rows` lets a value point only into values that point
+    nowhere new, so this never loops."""
+    out = dict(refs)
+
+    def closed(ch: str) -> frozenset[tuple[int, str]]:
+        deps = set(out.get(ch, ()))
+        for target in pointed[ch]:
+            deps.add(target)
+            c = target[1]
+            if target == ((at.get(c) or seq), c):
+                deps.update(closed(c) if c in pointed else out.get(c, ()))
+        return frozenset(deps)
+
+    for ch in pointed:
+        out[ch] = closed(ch)
+    return out

@@ -48,6 +48,7 @@ from pyrsistent import PMap, PSet, PVector, pmap, pset, pvector
 from foldgraph._kernel._hamt import PersistentDict, PersistentSet, persistent_dict, persistent_set
 from foldgraph._kernel._vector import Vector, vector
 from foldgraph._kernel.frozen import FrozenBytes, FrozenDict, FrozenList, FrozenSet
+from foldgraph.checkpoint.serde._refs import PREFIX, REF_MIN, prefix_of, resolve
 from foldgraph.errors import SerializationError, UnregisteredTypeError
 
 __all__ = ["Codec", "TypeRegistry", "exact", "type_name"]
@@ -334,6 +335,12 @@ class Codec:
 
         def seq(o: Any) -> Any:
             if type(o) is list and len(o) >= _NATIVE_MIN:
+                if len(o) >= REF_MIN:
+                    ref = prefix_of(o)
+                    if ref is not None:
+                        name, n = ref
+                        tail = seq_items(o[n:], list(range(n, len(o))))
+                        return {TAG: PREFIX, "s": name, "n": n, "t": tail}
                 return plain_or_shared(o) or seq_items(o)
             return seq_items(o)
 
@@ -793,6 +800,7 @@ class Codec:
             NATIVE: lambda t: t["v"],
             PACKED: lambda t: unpackb(t["v"]),
             REPEATS: repeats,
+            PREFIX: lambda t: [*resolve(t["s"], t["n"]), *[dec(x) for x in t["t"]]],
             "t": lambda t: tuple(elems(t["v"])),
             "s": lambda t: {_hashable(dec(x)) for x in t["v"]},
             "fs": lambda t: frozenset(_hashable(dec(x)) for x in t["v"]),
