@@ -151,8 +151,8 @@ class Vector(Sequence[Any]):
 
     def to_tuple(self) -> tuple[Any, ...]:
         """The items as a tuple, cached per vector; O(appended) after a cached parent."""
-        if not self._size:
-            return ()
+        if self._size == len(self._tail):  # no full chunk (32 items or fewer): the tail is it
+            return self._tail
         flat = _FLATS.get(self)
         if flat is not None:
             return flat
