@@ -7,8 +7,10 @@ import datetime as dt
 import decimal
 import enum
 import fractions
+import gc
 import json
 import uuid
+import weakref
 from typing import Any
 
 import attrs
@@ -430,6 +432,18 @@ def test_a_message_encoded_again_reuses_its_tree_and_gives_the_same_bytes() -> N
     # The same encoding, taken from the memo (after the frame's and the list's headers).
     assert again[1].endswith(first[1][len(b"\x92\x01\x91") :])
     assert serde.loads_typed(again) == [HumanMessage("x", id="2"), message]
+
+
+def test_a_serializer_keeps_no_message_it_encoded_alive() -> None:
+    serde = JsonPlusSerializer()
+    message = AIMessage("x" * 100_000, id="big")
+    alive = weakref.ref(message)
+    serde.dumps_typed([message])
+    del message
+    gc.collect()
+    # A long-lived saver's serializer would otherwise hold up to 20 000 histories' messages.
+    assert alive() is None
+    assert serde.codec._messages == {}
 
 
 def test_stored_messages_read_back_as_langchain_core_would_build_them() -> None:

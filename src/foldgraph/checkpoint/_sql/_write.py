@@ -139,6 +139,9 @@ class SqlWrites:
                 self._lock_thread(cur, thread_id, ns)
                 for special, regular in rows:
                     self._insert_writes(cur, special, regular)
+                # Stored: the checkpoint's values are serialized without the writes' bytes
+                # still held (a fan-out's Sends and its input are otherwise alive together).
+                rows.clear()
                 if continuing:
                     self._check_head(cur, thread_id, ns, parent_id)
                 seq, at, depths, seen, refs = self._insert_put(
@@ -149,7 +152,8 @@ class SqlWrites:
             # the tasks' writes still are, as two separate calls would have stored them.
             # (In a group the whole transaction is undone, and `_put_group`'s caller
             # makes the calls again one by one.)
-            if rows and self._group_cursor() is None:
+            if writes and self._group_cursor() is None:
+                rows = [self._write_rows(*call) for call in writes]
                 with self._tx(write=True) as cur:
                     for special, regular in rows:
                         self._insert_writes(cur, special, regular)

@@ -35,6 +35,7 @@ import math
 import re
 import threading
 import uuid
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -311,7 +312,7 @@ class Codec:
 
         self.registry = registry if registry is not None else TypeRegistry(_builtin_types())
         self.learn = learn
-        self._messages: dict[int, tuple[Any, Any]] = {}
+        self._messages: dict[int, tuple[weakref.ref[Any], Any]] = {}
         self._dumps = json.JSONEncoder(
             ensure_ascii=False, separators=(",", ":"), allow_nan=False
         ).encode
@@ -512,14 +513,19 @@ class Codec:
 
         def message(o: Any) -> Any:
             # A history is re-encoded in full every so often: reuse the tree of a message
-            # object encoded before (held by the memo, so its id cannot be reused).
-            hit = memo.get(id(o))
-            if hit is not None and hit[0] is o:
+            # object encoded before. The memo holds the message weakly: an entry goes with
+            # its message, so a long-lived serializer keeps no history alive.
+            key = id(o)
+            hit = memo.get(key)
+            if hit is not None and hit[0]() is o:
                 return hit[1]
             tree = encode_message(o)
             if len(memo) >= _MESSAGE_MEMO:
                 memo.clear()
-            memo[id(o)] = (o, tree)
+            try:
+                memo[key] = (weakref.ref(o, lambda _, key=key: memo.pop(key, None)), tree)
+            except TypeError:  # a message class without weak references: not remembered
+                pass
             return tree
 
         def encode_message(o: Any) -> Any:
