@@ -147,9 +147,9 @@ class Run(Persistence, Loading, Resuming, Committing, ErrorHandlers, RunChunks):
     _async_saver: frozenset[str] = frozenset()
     """The async methods of the saver an async run awaits (see `_async_saver`)."""
     _async_jobs: list[tuple[Any, tuple[Any, ...]]] = dataclasses.field(default_factory=list)
+    """Saver calls waiting for the async driver (see `_async_saver.awaiting_saves`)."""
     _own_versions: bool | None = None
     """Whether the saver's class has its own `get_next_version` (see `stamp_for`)."""
-    """Saver calls waiting for the async driver (see `_async_saver.awaiting_saves`)."""
     _batched_saver: bool | None = None
     """Whether the saver stores a step in one call (see `Persistence._batched`)."""
     _saver_thread: Any = None

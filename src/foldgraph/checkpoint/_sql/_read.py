@@ -77,24 +77,23 @@ class SqlReads:
                     data[(seq, ch)] = (typ, blob)
             # Decode bottom-up (needed lists each chain top-down). A value pointing into
             # another blob's sequence (`serde._refs`) has that blob read on demand.
-            pointed = self._pointer(cur, thread_id, checkpoint_id, memo)
-            for key in reversed(needed):
-                kind, base = chain[key]
-                try:
-                    with reading_with(pointed):
+            with reading_with(self._pointer(cur, thread_id, checkpoint_id, memo)):
+                for key in reversed(needed):
+                    kind, base = chain[key]
+                    try:
                         decoded = self._load(*data[key])
-                    if kind == DELTA:
-                        base_value, base_depth = memo[(base, key[1])]  # type: ignore[index]
-                        memo[key] = (apply_delta(base_value, decoded), base_depth + 1)
-                    else:
-                        memo[key] = (decoded, 0)
-                except Exception as exc:
-                    raise CorruptCheckpointError(
-                        f"Cannot read checkpoint {checkpoint_id} of thread {thread_id!r}: the "
-                        f"value of channel {key[1]!r} (blob {key[0]}) does not decode: {exc}",
-                        thread_id=thread_id,
-                        checkpoint_id=checkpoint_id,
-                    ) from exc
+                        if kind == DELTA:
+                            base_value, base_depth = memo[(base, key[1])]  # type: ignore[index]
+                            memo[key] = (apply_delta(base_value, decoded), base_depth + 1)
+                        else:
+                            memo[key] = (decoded, 0)
+                    except Exception as exc:
+                        raise CorruptCheckpointError(
+                            f"Cannot read checkpoint {checkpoint_id} of thread {thread_id!r}: the "
+                            f"value of channel {key[1]!r} (blob {key[0]}) does not decode: {exc}",
+                            thread_id=thread_id,
+                            checkpoint_id=checkpoint_id,
+                        ) from exc
         values = {}
         depths = {}
         for ch, seq in at.items():
@@ -143,18 +142,19 @@ class SqlReads:
     ) -> list[PendingWrite]:
         cur.execute(self._q(pending_writes_sql(True)), (thread_id, ns, checkpoint_id))
         out: list[PendingWrite] = []
-        pointed = self._pointer(cur, thread_id, checkpoint_id, memo)
-        for task_id, channel, typ, data, _path, _idx in sorted(cur.fetchall(), key=_write_key):
-            try:
-                with reading_with(pointed):
+        rows = sorted(cur.fetchall(), key=_write_key)
+        with reading_with(self._pointer(cur, thread_id, checkpoint_id, memo)):
+            for task_id, channel, typ, data, _path, _idx in rows:
+                try:
                     out.append((task_id, channel, self._load(typ, data)))
-            except Exception as exc:
-                raise CorruptCheckpointError(
-                    f"Cannot read checkpoint {checkpoint_id} of thread {thread_id!r}: the pending "
-                    f"write of task {task_id} to channel {channel!r} does not decode: {exc}",
-                    thread_id=thread_id,
-                    checkpoint_id=checkpoint_id,
-                ) from exc
+                except Exception as exc:
+                    raise CorruptCheckpointError(
+                        f"Cannot read checkpoint {checkpoint_id} of thread {thread_id!r}: the "
+                        f"pending write of task {task_id} to channel {channel!r} does not "
+                        f"decode: {exc}",
+                        thread_id=thread_id,
+                        checkpoint_id=checkpoint_id,
+                    ) from exc
         return out
 
     def _row_to_tuple(

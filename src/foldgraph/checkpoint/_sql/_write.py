@@ -320,16 +320,12 @@ class SqlWrites:
             seq = inserted
         if blobs:
             pointed: dict[str, set[tuple[int, str]]] = {}
-            offered = {
-                (at[ch] or seq, ch): items
-                for ch, value in values.items()
-                if (items := sequence_items(value)) is not None and len(items) >= REF_MIN
-            }
+            offered = _sequences(values, at, seq)
             self._insert_blobs(
                 cur, self._blob_rows(blobs, seq, thread_id, checkpoint_id, offered, pointed)
             )
             if pointed:
-                refs = _with_pointed(refs, pointed, at, seq)
+                refs = _with_pointed(refs, pointed)
                 record["rf"] = _refs_json(refs)
                 body = self._record_body(record, checkpoint)
                 cur.execute(
@@ -513,13 +509,7 @@ class SqlWrites:
             recent = self._recent.get((thread_id, ns))
         if recent is None or recent.checkpoint_id != checkpoint_id:
             return {}
-        return {
-            (recent.at[ch], ch): items
-            for ch, value in recent.objects.items()
-            if ch in recent.at
-            and (items := sequence_items(value)) is not None
-            and len(items) >= REF_MIN
-        }
+        return _sequences(recent.objects, recent.at, recent.seq)
 
     def _insert_writes(
         self, cur: Any, special: list[tuple[Any, ...]], regular: list[tuple[Any, ...]]
@@ -548,11 +538,20 @@ def _refs_json(refs: Mapping[str, frozenset[tuple[int, str]]]) -> dict[str, list
     return {ch: sorted([s, c] for s, c in deps) for ch, deps in refs.items()}
 
 
+def _sequences(
+    values: Mapping[str, Any], at: Mapping[str, int], seq: int
+) -> dict[tuple[int, str], tuple[Any, ...]]:
+    """The histories and vectors among a checkpoint's `values` that a value may point
+    into (see `serde._refs`), by the blob each is read from (`at`, 0 meaning `seq`)."""
+    return {
+        (at[ch] or seq, ch): items
+        for ch, value in values.items()
+        if ch in at and (items := sequence_items(value)) is not None and len(items) >= REF_MIN
+    }
+
+
 def _with_pointed(
-    refs: dict[str, frozenset[tuple[int, str]]],
-    pointed: Mapping[str, set[tuple[int, str]]],
-    at: Mapping[str, int],
-    seq: int,
+    refs: dict[str, frozenset[tuple[int, str]]], pointed: Mapping[str, set[tuple[int, str]]]
 ) -> dict[str, frozenset[tuple[int, str]]]:
     """`refs` with the blobs written at `seq` that point into others (`pointed`): each
     depends on what it points into and on everything those depend on in turn (their
@@ -562,11 +561,10 @@ def _with_pointed(
 
     def closed(ch: str) -> frozenset[tuple[int, str]]:
         deps = set(out.get(ch, ()))
-        for target in pointed[ch]:
+        for target in pointed[ch]:  # always the blob this checkpoint reads for its channel
             deps.add(target)
             c = target[1]
-            if target == ((at.get(c) or seq), c):
-                deps.update(closed(c) if c in pointed else out.get(c, ()))
+            deps.update(closed(c) if c in pointed else out.get(c, ()))
         return frozenset(deps)
 
     for ch in pointed:

@@ -41,11 +41,16 @@ def _revive(registry: TypeRegistry, obj: dict[str, Any]) -> Any:
         except Exception:
             return None
     if lc == 1:
-        from langchain_core.load.load import Reviver
-
-        try:
-            reviver = Reviver(allowed_objects="core")  # langchain-core's own classes only
-        except TypeError:  # a langchain-core before `allowed_objects`
-            reviver = Reviver()
-        return reviver(obj)
+        return _core_reviver()(obj)
     return obj
+
+
+@functools.cache
+def _core_reviver() -> Any:
+    """langchain-core's reviver for its own classes only (made once: it is stateless)."""
+    from langchain_core.load.load import Reviver
+
+    try:
+        return Reviver(allowed_objects="core")
+    except TypeError:  # a langchain-core before `allowed_objects`
+        return Reviver()

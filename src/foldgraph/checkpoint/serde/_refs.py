@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from foldgraph._kernel._vector import Vector
+from foldgraph._kernel.message_log import MessageLog
 from foldgraph.errors import SerializationError
 
 __all__ = [
@@ -50,8 +51,6 @@ def sequence_items(value: Any) -> tuple[Any, ...] | None:
     without removed slots, or a persistent vector. Both cache their items as a tuple, so
     naming them costs nothing; writer and reader call this on the value as stored and as
     read back, whose items stand at the same positions."""
-    from foldgraph._kernel.message_log import MessageLog
-
     t = type(value)
     if t is MessageLog:
         return None if value.gone else value.messages.to_tuple()
